@@ -1,0 +1,34 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { AppConfig, AppConfigModule } from '@app/config';
+import { DatabaseModule } from '@app/database';
+import { AuthModule } from './auth/auth.module';
+import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { ValidationPipe } from './common/validation.pipe';
+import { CovidModule } from './covid/covid.module';
+import { HealthModule } from './health/health.module';
+import { MpoxModule } from './mpox/mpox.module';
+import { StatsModule } from './stats/stats.module';
+
+/** Wires configuration, database, auth and rate limiting, and the feature modules. */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        AppConfigModule.forRoot(config),
+        DatabaseModule.forRoot(config.db),
+        AuthModule,
+        CovidModule,
+        MpoxModule,
+        StatsModule,
+        HealthModule,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        { provide: APP_PIPE, useClass: ValidationPipe },
+      ],
+    };
+  }
+}

@@ -1,0 +1,91 @@
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { ApiError, ErrorBody, MESSAGES } from '@app/common';
+import { isDatabaseUnavailable } from '@app/database';
+
+/** Statuses that HTTP itself (router, body parser) raises, with the API's message for each. */
+const STATUS_MESSAGES: Partial<Record<number, string>> = {
+  [HttpStatus.BAD_REQUEST]: MESSAGES.malformedJson,
+  [HttpStatus.NOT_FOUND]: MESSAGES.routeNotFound,
+  [HttpStatus.METHOD_NOT_ALLOWED]: MESSAGES.methodNotAllowed,
+  [HttpStatus.PAYLOAD_TOO_LARGE]: MESSAGES.payloadTooLarge,
+  [HttpStatus.UNSUPPORTED_MEDIA_TYPE]: MESSAGES.unsupportedMediaType,
+  [HttpStatus.TOO_MANY_REQUESTS]: MESSAGES.tooManyRequests,
+  [HttpStatus.SERVICE_UNAVAILABLE]: MESSAGES.databaseUnavailable,
+};
+
+interface ErrorWithStatus {
+  statusCode?: number;
+  code?: string;
+  message?: string;
+  name?: string;
+}
+
+/**
+ * The one place that shapes error bodies: `{ error, details? }`, JSON, never a stack trace, SQL
+ * text or token. Database outages answer 503; anything unexpected 500 (and is logged).
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const { status, body } = this.describe(exception);
+    const { httpAdapter } = this.adapterHost;
+    const response: unknown = host.switchToHttp().getResponse();
+    httpAdapter.reply(response, body, status);
+  }
+
+  private describe(exception: unknown): { status: number; body: ErrorBody } {
+    if (exception instanceof ApiError) {
+      return { status: exception.getStatus(), body: exception.getResponse() as ErrorBody };
+    }
+    if (exception instanceof HttpException) {
+      return this.fromStatus(exception.getStatus(), exception);
+    }
+    const error = (exception ?? {}) as ErrorWithStatus;
+    if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      return this.fromStatus(error.statusCode, error);
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(`Database unavailable: ${describeError(error)}`);
+      return {
+        status: HttpStatus.SERVICE_UNAVAILABLE,
+        body: { error: MESSAGES.databaseUnavailable },
+      };
+    }
+    this.logger.error(`Unexpected error: ${describeError(error)}`);
+    return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { error: MESSAGES.internal } };
+  }
+
+  private fromStatus(status: number, error: ErrorWithStatus): { status: number; body: ErrorBody } {
+    if (status === 400) {
+      const detail =
+        error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+          ? 'le corps de la requête est vide'
+          : 'le corps doit être un document JSON valide';
+      return { status, body: { error: MESSAGES.malformedJson, details: [detail] } };
+    }
+    if (status >= 500) {
+      this.logger.error(`HTTP ${status}: ${describeError(error)}`);
+      return { status, body: { error: STATUS_MESSAGES[status] ?? MESSAGES.internal } };
+    }
+    return { status, body: { error: STATUS_MESSAGES[status] ?? 'Requête refusée.' } };
+  }
+}
+
+/** Name, driver code and first line of the message: enough to act on, no SQL text or stack. */
+function describeError(error: ErrorWithStatus & { driverError?: ErrorWithStatus }): string {
+  const code = error.driverError?.code ?? error.code;
+  const message = (error.driverError?.message ?? error.message ?? '').split('\n')[0].slice(0, 200);
+  return [error.name ?? 'Error', code, message].filter(Boolean).join(' ');
+}

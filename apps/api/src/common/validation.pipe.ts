@@ -1,0 +1,72 @@
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { ValidationError, getMetadataStorage, validateSync } from 'class-validator';
+import { ApiError, MESSAGES } from '@app/common';
+
+type Dto = new () => object;
+
+const PRIMITIVES = new Set<unknown>([String, Boolean, Number, Array, Object]);
+
+/** The properties a DTO declares (anything else is an unknown field). */
+function declaredProperties(metatype: Dto): Set<string> {
+  const metadata = getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false);
+  return new Set(metadata.map((m) => m.propertyName));
+}
+
+function messages(errors: ValidationError[], input: Record<string, unknown>): string[] {
+  return errors.flatMap((error) =>
+    input[error.property] === undefined
+      ? [`${error.property} : champ obligatoire`]
+      : Object.values(error.constraints ?? {}),
+  );
+}
+
+/**
+ * Validates bodies, queries and path parameters against their DTO with class-validator.
+ * Bodies must be JSON objects whose fields the DTO declares (an unknown field is named and
+ * refused) and hold plain values; query strings may carry extra parameters (cache busters), which
+ * are dropped. Strings are never coerced into numbers in bodies.
+ */
+@Injectable()
+export class ValidationPipe implements PipeTransform {
+  transform(value: unknown, { metatype, type }: ArgumentMetadata): unknown {
+    if (!metatype || PRIMITIVES.has(metatype) || type === 'custom') return value;
+    const dto = metatype as Dto;
+    const declared = declaredProperties(dto);
+    const title =
+      type === 'body'
+        ? MESSAGES.invalidBody
+        : type === 'query'
+          ? MESSAGES.invalidQuery
+          : MESSAGES.invalidParam;
+
+    if (type === 'body' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+      throw ApiError.badRequest(title, ['le corps doit être un objet JSON']);
+    }
+    const input: Record<string, unknown> = {};
+    const problems: string[] = [];
+    for (const [key, field] of Object.entries((value ?? {}) as Record<string, unknown>)) {
+      if (!declared.has(key)) {
+        if (type === 'body') problems.push(`${key.slice(0, 100)} : champ inconnu`);
+        continue;
+      }
+      if (type === 'body' && typeof field === 'object' && field !== null) {
+        // Only plain values are expected; refusing here also keeps deep JSON out of the transformer.
+        problems.push(`${key} : doit être une valeur simple (nombre ou chaîne)`);
+        continue;
+      }
+      input[key] = field;
+    }
+    const instance = plainToInstance(dto, input);
+    const errors = validateSync(instance, { forbidUnknownValues: false });
+    const invalid = new Set(problems.map((p) => p.split(' : ')[0]));
+    problems.push(
+      ...messages(
+        errors.filter((e) => !invalid.has(e.property)),
+        input,
+      ),
+    );
+    if (problems.length) throw ApiError.badRequest(title, [...new Set(problems)]);
+    return instance;
+  }
+}

@@ -1,0 +1,44 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { MESSAGES } from '@app/common';
+import { InjectSeries, SeriesRecord, SeriesService, Totals } from '@app/series';
+import { Public } from '../auth/public.decorator';
+import { ApiBadRequest, ApiCommonErrors, ApiNotFound } from '../common/api-responses';
+import { CountryParamDto } from '../common/country-param.dto';
+import { RecordResponse, TotalsResponse } from '../series/series.responses';
+
+@Public()
+@ApiTags('COVID-19 (public)')
+@ApiCommonErrors()
+@Controller('covid/public')
+export class CovidPublicController {
+  constructor(@InjectSeries('covid') private readonly series: SeriesService) {}
+
+  @Get('latest')
+  @ApiOperation({
+    summary: 'The 10 most recent records over all countries (date, then id, descending)',
+  })
+  @ApiOkResponse({ type: [RecordResponse] })
+  latest(): Promise<SeriesRecord[]> {
+    return this.series.latest();
+  }
+
+  @Get('country/:country')
+  @ApiOperation({
+    summary:
+      "One country's records within the 30 days ending at its most recent record, newest first",
+  })
+  @ApiOkResponse({ type: [RecordResponse] })
+  @ApiBadRequest('Invalid country name')
+  @ApiNotFound(MESSAGES.countryNotFound)
+  country(@Param() { country }: CountryParamDto): Promise<SeriesRecord[]> {
+    return this.series.countryWindow(country);
+  }
+
+  @Get('totals')
+  @ApiOperation({ summary: "Worldwide totals: sums of each country's most recent record" })
+  @ApiOkResponse({ type: TotalsResponse })
+  totals(): Promise<Totals> {
+    return this.series.totals();
+  }
+}

@@ -1,0 +1,25 @@
+import 'reflect-metadata';
+import { ConfigValidationError, loadConfig } from '@app/config';
+import { createApp } from './bootstrap';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigValidationError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const app = await createApp(config);
+  await app.listen(config.port, config.host);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `Start-up failed: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

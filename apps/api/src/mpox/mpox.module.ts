@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { MPOX_SERIES, SeriesModule } from '@app/series';
+import { MpoxDataController } from './mpox-data.controller';
+import { MpoxPublicController } from './mpox-public.controller';
+
+const mpoxSeries = SeriesModule.forSeries(MPOX_SERIES);
+
+@Module({
+  imports: [mpoxSeries],
+  controllers: [MpoxPublicController, MpoxDataController],
+  exports: [mpoxSeries],
+})
+export class MpoxModule {}

@@ -1,0 +1,64 @@
+import { Logger } from '@nestjs/common';
+import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import Redis from 'ioredis';
+
+type StorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
+/**
+ * Shared rate-limit counters in Redis, so that several instances share one budget. When Redis
+ * cannot answer, the instance counts in its own memory for that request instead of failing it:
+ * the limit then holds per instance until Redis is back.
+ */
+export class ResilientThrottlerStorage implements ThrottlerStorage {
+  private readonly logger = new Logger('RateLimit');
+  private readonly redis: Redis;
+  private readonly shared: ThrottlerStorageRedisService;
+  private readonly local = new ThrottlerStorageService();
+  private degraded = false;
+
+  constructor(url: string) {
+    this.redis = new Redis(url, {
+      lazyConnect: false,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2000,
+      commandTimeout: 500,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    });
+    this.redis.on('error', () => undefined);
+    this.shared = new ThrottlerStorageRedisService(this.redis);
+  }
+
+  get client(): Redis {
+    return this.redis;
+  }
+
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<StorageRecord> {
+    try {
+      const record = await this.shared.increment(key, ttl, limit, blockDuration, throttlerName);
+      if (this.degraded) {
+        this.degraded = false;
+        this.logger.log('Redis is back: the rate limit is shared again');
+      }
+      return record;
+    } catch {
+      if (!this.degraded) {
+        this.degraded = true;
+        this.logger.warn('Redis unreachable: counting the rate limit in this instance meanwhile');
+      }
+      return this.local.increment(key, ttl, limit, blockDuration, throttlerName);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.local.onApplicationShutdown();
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

@@ -1,0 +1,29 @@
+import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { ResilientThrottlerStorage } from './resilient-throttler.storage';
+
+export const THROTTLER_STORAGE = Symbol('THROTTLER_STORAGE');
+
+/** The rate-limit counters: in memory, or in Redis when `REDIS_URL` is set. */
+@Module({
+  providers: [
+    {
+      provide: THROTTLER_STORAGE,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): ThrottlerStorage =>
+        config.redisUrl
+          ? new ResilientThrottlerStorage(config.redisUrl)
+          : new ThrottlerStorageService(),
+    },
+  ],
+  exports: [THROTTLER_STORAGE],
+})
+export class ThrottlerStorageModule implements OnApplicationShutdown {
+  constructor(@Inject(THROTTLER_STORAGE) private readonly storage: ThrottlerStorage) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.storage instanceof ResilientThrottlerStorage) await this.storage.close();
+    else if (this.storage instanceof ThrottlerStorageService) this.storage.onApplicationShutdown();
+  }
+}

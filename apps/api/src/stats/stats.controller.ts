@@ -1,0 +1,25 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { InjectSeries, SeriesService, Totals } from '@app/series';
+import { ApiCommonErrors, ApiTokenErrors } from '../common/api-responses';
+import { StatsSummaryResponse } from '../series/series.responses';
+
+@ApiTags('Statistics')
+@ApiBearerAuth()
+@ApiTokenErrors()
+@ApiCommonErrors()
+@Controller('stats')
+export class StatsController {
+  constructor(
+    @InjectSeries('covid') private readonly covid: SeriesService,
+    @InjectSeries('mpox') private readonly mpox: SeriesService,
+  ) {}
+
+  @Get('summary')
+  @ApiOperation({ summary: 'COVID and MPOX totals, computed as for /covid/public/totals' })
+  @ApiOkResponse({ type: StatsSummaryResponse })
+  async summary(): Promise<{ covid: Totals; mpox: Totals }> {
+    const [covid, mpox] = await Promise.all([this.covid.totals(), this.mpox.totals()]);
+    return { covid, mpox };
+  }
+}

@@ -1,0 +1,48 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+
+/** The one error body of the API: `{ error, details? }` (details: one line per problem, on 400). */
+export interface ErrorBody {
+  error: string;
+  details?: string[];
+}
+
+export class ApiError extends HttpException {
+  constructor(status: HttpStatus, message: string, details?: string[]) {
+    super(details ? { error: message, details } : { error: message }, status);
+  }
+
+  static badRequest(message: string, details: string[]): ApiError {
+    return new ApiError(HttpStatus.BAD_REQUEST, message, details);
+  }
+
+  static notFound(message: string): ApiError {
+    return new ApiError(HttpStatus.NOT_FOUND, message);
+  }
+
+  static conflict(message: string): ApiError {
+    return new ApiError(HttpStatus.CONFLICT, message);
+  }
+}
+
+/** User-facing messages (French, like the two the interface fixes). */
+export const MESSAGES = {
+  noToken: 'Accès refusé. Aucun jeton fourni.',
+  invalidToken: 'Jeton invalide.',
+  tooManyRequests: 'Trop de requêtes. Réessayez plus tard.',
+  internal: 'Erreur interne du serveur.',
+  databaseUnavailable: 'Base de données indisponible. Réessayez plus tard.',
+  invalidBody: 'Données invalides.',
+  invalidQuery: 'Paramètres de requête invalides.',
+  invalidParam: 'Paramètre de chemin invalide.',
+  malformedJson: 'Corps de requête JSON invalide.',
+  payloadTooLarge: 'Corps de requête trop volumineux.',
+  unsupportedMediaType: 'Type de contenu non pris en charge : envoyez du JSON (application/json).',
+  routeNotFound: 'Ressource introuvable.',
+  methodNotAllowed: 'Méthode non autorisée.',
+  recordNotFound: 'Enregistrement introuvable.',
+  countryNotFound: 'Pays introuvable.',
+  duplicateRecord: 'Un enregistrement existe déjà pour ce pays et cette date.',
+  created: 'Données ajoutées avec succès.',
+  updated: 'Données mises à jour avec succès.',
+  deleted: 'Données supprimées avec succès.',
+} as const;

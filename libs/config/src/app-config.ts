@@ -1,0 +1,108 @@
+import { ConfigValidationError, validateEnvironment } from './env.validation';
+
+export type DbType = 'sqlite' | 'mysql';
+
+export interface DatabaseConfig {
+  type: DbType;
+  /** SQLite file (or `:memory:`). */
+  path: string;
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  name: string;
+}
+
+export interface StaticToken {
+  client: string;
+  token: string;
+}
+
+export interface AppConfig {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  db: DatabaseConfig;
+  apiTokens: StaticToken[];
+  throttle: { limit: number; ttlSeconds: number };
+  redisUrl?: string;
+  bodyLimitBytes: number;
+  logLevel: string;
+  corsOrigins: string[];
+  trustProxy: boolean;
+}
+
+const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+export function parseByteSize(value: string): number {
+  const match = /^(\d+)\s*(b|kb|mb|gb)?$/i.exec(value.trim());
+  if (!match) throw new Error(`not a size: ${value}`);
+  return Number(match[1]) * UNITS[(match[2] ?? 'b').toLowerCase()];
+}
+
+/** `name:token,name:token`: each client has a name (for logs and rate limits) and its own token. */
+export function parseApiTokens(value: string | undefined): StaticToken[] {
+  if (!value) return [];
+  const problems: string[] = [];
+  const tokens: StaticToken[] = [];
+  const seen = new Set<string>();
+  value
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter(Boolean)
+    .forEach((pair, index) => {
+      const colon = pair.indexOf(':');
+      const client = colon > 0 ? pair.slice(0, colon).trim() : '';
+      const token = colon > 0 ? pair.slice(colon + 1).trim() : '';
+      if (!client || !token) {
+        problems.push(`API_TOKENS: entry ${index + 1} is not "name:token"`);
+      } else if (!/^[\w.@-]{1,64}$/.test(client)) {
+        problems.push(
+          `API_TOKENS: entry ${index + 1} has an invalid client name (letters, digits, . _ @ -)`,
+        );
+      } else if (token.length < 8 || /\s/.test(token)) {
+        problems.push(
+          `API_TOKENS: the token of "${client}" must be at least 8 characters without blanks`,
+        );
+      } else if (seen.has(token)) {
+        problems.push(
+          `API_TOKENS: the token of "${client}" is used twice; each client needs its own`,
+        );
+      } else {
+        seen.add(token);
+        tokens.push({ client, token });
+      }
+    });
+  if (problems.length) throw new ConfigValidationError(problems);
+  return tokens;
+}
+
+/** Reads and validates the environment once. Throws ConfigValidationError naming every bad variable. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const env = validateEnvironment(source);
+  const corsOrigins = (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  return {
+    env: (env.NODE_ENV as AppConfig['env']) ?? 'development',
+    port: env.PORT ?? 3000,
+    host: env.HOST ?? '0.0.0.0',
+    db: {
+      type: env.DB_TYPE ?? 'sqlite',
+      path: env.DB_PATH ?? 'data/covid.sqlite',
+      host: env.DB_HOST ?? '127.0.0.1',
+      port: env.DB_PORT ?? 3306,
+      user: env.DB_USER ?? 'root',
+      password: env.DB_PASSWORD ?? '',
+      name: env.DB_NAME ?? 'covid',
+    },
+    apiTokens: parseApiTokens(env.API_TOKENS),
+    throttle: { limit: env.THROTTLE_LIMIT ?? 100, ttlSeconds: env.THROTTLE_TTL ?? 60 },
+    redisUrl: env.REDIS_URL,
+    bodyLimitBytes: parseByteSize(env.BODY_LIMIT ?? '5mb'),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    corsOrigins,
+    trustProxy: env.TRUST_PROXY === 'true',
+  };
+}

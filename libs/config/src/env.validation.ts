@@ -1,0 +1,138 @@
+import { plainToInstance, Type } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateIf,
+  validateSync,
+} from 'class-validator';
+
+export const DB_TYPES = ['sqlite', 'mysql'] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * Raw environment variables as the contract names them. Every field is validated once, at
+ * start-up; a bad value stops the process with a message that names the variable.
+ */
+export class EnvironmentVariables {
+  @IsOptional()
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT?: number;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  HOST?: string;
+
+  @ValidateIf(
+    (env: EnvironmentVariables) => env.NODE_ENV === 'production' || env.DB_TYPE !== undefined,
+  )
+  @IsIn(DB_TYPES, {
+    message: 'DB_TYPE must be "sqlite" or "mysql" (required when NODE_ENV=production)',
+  })
+  DB_TYPE?: (typeof DB_TYPES)[number];
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  DB_PATH?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  DB_HOST?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  DB_PORT?: number;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  DB_USER?: string;
+
+  @IsOptional()
+  @IsString()
+  DB_PASSWORD?: string;
+
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_$]{1,64}$/, { message: 'DB_NAME must be 1 to 64 letters, digits, _ or $' })
+  DB_NAME?: string;
+
+  @IsOptional()
+  @IsString()
+  API_TOKENS?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  THROTTLE_LIMIT?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  THROTTLE_TTL?: number;
+
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  @IsOptional()
+  @Matches(/^\d+\s*(b|kb|mb|gb)?$/i, {
+    message: 'BODY_LIMIT must be a size such as 5mb, 512kb or 1048576',
+  })
+  BODY_LIMIT?: string;
+
+  @IsOptional()
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL?: (typeof LOG_LEVELS)[number];
+
+  @IsOptional()
+  @IsString()
+  CORS_ORIGINS?: string;
+
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'TRUST_PROXY must be "true" or "false"' })
+  TRUST_PROXY?: string;
+}
+
+export class ConfigValidationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigValidationError';
+  }
+}
+
+/** Validates the raw variables; empty strings count as "not set". */
+export function validateEnvironment(env: NodeJS.ProcessEnv): EnvironmentVariables {
+  const raw: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const parsed = plainToInstance(EnvironmentVariables, raw);
+  const errors = validateSync(parsed, { skipMissingProperties: false });
+  const problems = errors.flatMap((e) =>
+    Object.values(e.constraints ?? {}).map((message) =>
+      message.startsWith(e.property) ? message : `${e.property}: ${message}`,
+    ),
+  );
+  if (problems.length) throw new ConfigValidationError(problems);
+  return parsed;
+}

@@ -1,0 +1,53 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DataSourceOptions } from 'typeorm';
+import { DatabaseConfig } from '@app/config';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+/** TypeORM options for either driver. `synchronize` is never on: the schema comes from migrations. */
+export function buildDataSourceOptions(db: DatabaseConfig): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    synchronize: false,
+    logging: false,
+  } as const;
+  if (db.type === 'mysql') {
+    return {
+      ...common,
+      type: 'mysql',
+      host: db.host,
+      port: db.port,
+      username: db.user,
+      password: db.password,
+      database: db.name,
+      charset: 'utf8mb4_unicode_ci',
+      timezone: 'Z',
+      dateStrings: ['DATE'],
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+      connectTimeout: 5000,
+      poolSize: 10,
+      extra: {
+        // Fail fast instead of queueing forever when the database is gone.
+        queueLimit: 200,
+        enableKeepAlive: true,
+        decimalNumbers: true,
+      },
+    };
+  }
+  if (db.path !== ':memory:') mkdirSync(dirname(db.path), { recursive: true });
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: db.path,
+    enableWAL: db.path !== ':memory:',
+    timeout: 5000,
+    prepareDatabase: (sqlite: { pragma: (sql: string) => unknown }) => {
+      sqlite.pragma('synchronous = NORMAL');
+      sqlite.pragma('foreign_keys = ON');
+    },
+  };
+}

@@ -1,0 +1,59 @@
+/** Classifies driver errors (wrapped or not by TypeORM's QueryFailedError) without leaking them. */
+interface DriverErrorLike {
+  code?: string;
+  errno?: number;
+  driverError?: DriverErrorLike;
+  message?: string;
+}
+
+function driverError(error: unknown): DriverErrorLike | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const e = error as DriverErrorLike;
+  return e.driverError ?? e;
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  const e = driverError(error);
+  return (
+    e?.code === 'ER_DUP_ENTRY' ||
+    e?.errno === 1062 ||
+    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'ER_ACCESS_DENIED_ERROR',
+  'ER_BAD_DB_ERROR',
+  'ER_LOCK_WAIT_TIMEOUT',
+  'ER_LOCK_DEADLOCK',
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_CANTOPEN',
+  'SQLITE_IOERR',
+  'SQLITE_READONLY',
+  'SQLITE_FULL',
+]);
+
+/** True when the database cannot serve the request right now (answer 503, not 500). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = driverError(error);
+  if (!e) return false;
+  if (e.code && (CONNECTION_CODES.has(e.code) || e.code.startsWith('SQLITE_IOERR'))) return true;
+  const message = e.message ?? '';
+  return (
+    /Pool is closed|Connection lost|connection is in closed state|Can't add new command when connection is in closed state|Queue limit reached|The database connection is not open/i.test(
+      message,
+    ) || (error as { name?: string }).name === 'CannotExecuteNotConnectedError'
+  );
+}

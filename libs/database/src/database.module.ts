@@ -1,0 +1,30 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { DatabaseConfig } from '@app/config';
+import { buildDataSourceOptions } from './data-source-options';
+import { runMigrations } from './run-migrations';
+
+/** The TypeORM connection for either driver; pending migrations run before the app serves. */
+@Module({})
+export class DatabaseModule {
+  static forRoot(db: DatabaseConfig): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          useFactory: () => ({
+            ...buildDataSourceOptions(db),
+            retryAttempts: 10,
+            retryDelay: 3000,
+          }),
+          dataSourceFactory: async (options) => {
+            const dataSource = await new DataSource(options!).initialize();
+            await runMigrations(dataSource);
+            return dataSource;
+          },
+        }),
+      ],
+    };
+  }
+}

@@ -1,0 +1,33 @@
+import { Column, PrimaryGeneratedColumn } from 'typeorm';
+import { bigintToNumber } from './bigint.transformer';
+
+/**
+ * Columns shared by every disease's table (`covid_data`, `mpox_data`). The tables themselves are
+ * created by migrations; `countryKey` (trimmed, lower-cased country) carries the unique index with
+ * `date`, so that uniqueness and look-ups ignore case the same way on SQLite and MySQL.
+ */
+export abstract class SeriesRecordEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'date' })
+  date: string;
+
+  @Column({ type: 'varchar', length: 100 })
+  country: string;
+
+  @Column({ name: 'country_key', type: 'varchar', length: 200 })
+  countryKey: string;
+
+  @Column({ name: 'total_cases', type: 'bigint', transformer: bigintToNumber })
+  totalCases: number;
+
+  @Column({ name: 'new_cases', type: 'double' })
+  newCases: number;
+
+  @Column({ name: 'total_deaths', type: 'bigint', transformer: bigintToNumber })
+  totalDeaths: number;
+
+  @Column({ name: 'new_deaths', type: 'double' })
+  newDeaths: number;
+}

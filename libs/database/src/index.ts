@@ -1,0 +1,6 @@
+export * from './data-source-options';
+export * from './database-errors';
+export * from './entities';
+export * from './migrations';
+export * from './run-migrations';
+export * from './database.module';

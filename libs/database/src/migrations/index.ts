@@ -1,0 +1,4 @@
+import { CreateSeriesTables1763856000000 } from './1763856000000-create-series-tables';
+
+/** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
+export const MIGRATIONS = [CreateSeriesTables1763856000000];

@@ -1,0 +1,4 @@
+export * from './list-query.dto';
+export * from './record-body.dto';
+export * from './stats-query.dto';
+export * from './validators';

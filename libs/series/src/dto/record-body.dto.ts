@@ -1,0 +1,48 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Allow } from 'class-validator';
+import { IsApiDate, IsCount, IsCountryName, IsFiniteNumber } from './validators';
+
+/** Body of POST and PUT (a full replacement), for COVID and MPOX alike. */
+export class RecordBodyDto {
+  @ApiProperty({
+    example: '2021-03-15',
+    description: 'YYYY-MM-DD, from 1900-01-01 to tomorrow (UTC)',
+  })
+  @IsApiDate({ range: true })
+  date: string;
+
+  @ApiProperty({ example: 'France', minLength: 1, maxLength: 100, description: 'Stored trimmed' })
+  @IsCountryName()
+  country: string;
+
+  @ApiProperty({ example: 4078133, minimum: 0, maximum: Number.MAX_SAFE_INTEGER, type: 'integer' })
+  @IsCount()
+  total_cases: number;
+
+  @ApiProperty({ example: 29975, description: 'May be negative or decimal' })
+  @IsFiniteNumber()
+  new_cases: number;
+
+  @ApiProperty({ example: 91170, minimum: 0, maximum: Number.MAX_SAFE_INTEGER, type: 'integer' })
+  @IsCount()
+  total_deaths: number;
+
+  @ApiProperty({ example: 231.5, description: 'May be negative or decimal' })
+  @IsFiniteNumber()
+  new_deaths: number;
+
+  @ApiPropertyOptional({ description: 'Legacy field: accepted and ignored' })
+  @Allow()
+  active_cases?: unknown;
+
+  @ApiPropertyOptional({ description: 'Legacy field: accepted and ignored' })
+  @Allow()
+  total_recovered?: unknown;
+
+  @ApiPropertyOptional({ description: 'Legacy field: accepted and ignored' })
+  @Allow()
+  daily_recovered?: unknown;
+}
+
+/** Fields that are accepted for old clients and never stored. */
+export const LEGACY_FIELDS = ['active_cases', 'total_recovered', 'daily_recovered'] as const;

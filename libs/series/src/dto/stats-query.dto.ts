@@ -1,0 +1,11 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsCountryName } from './validators';
+
+export class StatsQueryDto {
+  @ApiProperty({
+    example: 'France',
+    description: 'Required; matched after trimming, ignoring case',
+  })
+  @IsCountryName()
+  country: string;
+}

@@ -1,0 +1,5 @@
+export * from './dto';
+export * from './series.module';
+export * from './series.repository';
+export * from './series.service';
+export * from './series.types';

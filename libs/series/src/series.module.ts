@@ -1,0 +1,31 @@
+import { DynamicModule, Inject, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { SeriesRepository } from './series.repository';
+import { SeriesService } from './series.service';
+import { SeriesDefinition } from './series.types';
+
+export const seriesServiceToken = (key: SeriesDefinition['key']): string => `SeriesService:${key}`;
+
+/** Injects the SeriesService of one disease. */
+export const InjectSeries = (key: SeriesDefinition['key']): ParameterDecorator =>
+  Inject(seriesServiceToken(key));
+
+/** Provides the SeriesService of one disease, bound to its table. */
+@Module({})
+export class SeriesModule {
+  static forSeries(definition: SeriesDefinition): DynamicModule {
+    const token = seriesServiceToken(definition.key);
+    return {
+      module: SeriesModule,
+      providers: [
+        {
+          provide: token,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) =>
+            new SeriesService(definition, new SeriesRepository(dataSource, definition)),
+        },
+      ],
+      exports: [token],
+    };
+  }
+}

@@ -1,0 +1,237 @@
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { SeriesRecordEntity } from '@app/database';
+import { ListFilter, RecordValues, SeriesDefinition, SeriesRecord } from './series.types';
+import { countryKey } from '@app/common';
+
+/** Rows per INSERT statement (7 parameters each: within both drivers' limits). */
+const UPSERT_CHUNK = 1000;
+
+const COLUMNS = 'id, date, country, total_cases, new_cases, total_deaths, new_deaths';
+
+type Row = Record<string, unknown>;
+
+/** Database rows to API records: 64-bit columns come back from MySQL as strings. */
+export function toRecord(row: Row): SeriesRecord {
+  return {
+    id: Number(row.id),
+    date: String(row.date),
+    country: String(row.country),
+    total_cases: Number(row.total_cases),
+    new_cases: Number(row.new_cases),
+    total_deaths: Number(row.total_deaths),
+    new_deaths: Number(row.new_deaths),
+  };
+}
+
+export interface ListCursor {
+  date: string;
+  id: number;
+}
+
+/** All SQL of one disease's table. Plain SQL that both MySQL and SQLite run unchanged. */
+export class SeriesRepository {
+  private readonly table: string;
+  private readonly records: Repository<SeriesRecordEntity>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    definition: SeriesDefinition,
+  ) {
+    this.records = dataSource.getRepository(definition.entity);
+    this.table = this.records.metadata.tableName;
+  }
+
+  private async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
+    return this.dataSource.query<Row[]>(sql, params);
+  }
+
+  async latest(count: number): Promise<SeriesRecord[]> {
+    const rows = await this.rows(
+      `SELECT ${COLUMNS} FROM ${this.table} ORDER BY date DESC, id DESC LIMIT ?`,
+      [count],
+    );
+    return rows.map(toRecord);
+  }
+
+  async lastDate(key: string): Promise<string | null> {
+    const [row] = await this.rows(
+      `SELECT MAX(date) AS last_date FROM ${this.table} WHERE country_key = ?`,
+      [key],
+    );
+    return typeof row?.last_date === 'string' ? row.last_date : null;
+  }
+
+  async between(key: string, from: string, to: string): Promise<SeriesRecord[]> {
+    const rows = await this.rows(
+      `SELECT ${COLUMNS} FROM ${this.table} WHERE country_key = ? AND date >= ? AND date <= ? ORDER BY date DESC, id DESC`,
+      [key, from, to],
+    );
+    return rows.map(toRecord);
+  }
+
+  /** Each country's most recent record. */
+  async latestPerCountry(): Promise<SeriesRecord[]> {
+    const rows = await this.rows(
+      `SELECT t.id, t.date, t.country, t.total_cases, t.new_cases, t.total_deaths, t.new_deaths
+       FROM ${this.table} t
+       JOIN (SELECT country_key, MAX(date) AS last_date FROM ${this.table} GROUP BY country_key) m
+         ON t.country_key = m.country_key AND t.date = m.last_date`,
+    );
+    return rows.map(toRecord);
+  }
+
+  async countries(
+    key?: string,
+  ): Promise<{ country: string; records: number; first_date: string; last_date: string }[]> {
+    const where = key === undefined ? '' : 'WHERE country_key = ?';
+    const rows = await this.rows(
+      `SELECT l.country, g.records, g.first_date, g.last_date
+       FROM (SELECT country_key, COUNT(*) AS records, MIN(date) AS first_date, MAX(date) AS last_date
+             FROM ${this.table} ${where} GROUP BY country_key) g
+       JOIN ${this.table} l ON l.country_key = g.country_key AND l.date = g.last_date
+       ORDER BY g.country_key`,
+      key === undefined ? [] : [key],
+    );
+    return rows.map((row) => ({
+      country: String(row.country),
+      records: Number(row.records),
+      first_date: String(row.first_date),
+      last_date: String(row.last_date),
+    }));
+  }
+
+  async sumNew(
+    key: string,
+    from: string,
+    to: string,
+  ): Promise<{ new_cases: number; new_deaths: number }> {
+    const [row] = await this.rows(
+      `SELECT COALESCE(SUM(new_cases), 0) AS new_cases, COALESCE(SUM(new_deaths), 0) AS new_deaths
+       FROM ${this.table} WHERE country_key = ? AND date >= ? AND date <= ?`,
+      [key, from, to],
+    );
+    return { new_cases: Number(row.new_cases), new_deaths: Number(row.new_deaths) };
+  }
+
+  /**
+   * One page of the list, `date` descending then `id` descending. After the first page the next
+   * one starts below `cursor` (keyset pagination), so a dump of any size costs one index range scan.
+   */
+  async page(filter: ListFilter, size: number, cursor?: ListCursor): Promise<SeriesRecord[]> {
+    const conditions: string[] = [];
+    const params: unknown[] = [];
+    if (filter.countryKey !== undefined) {
+      conditions.push('country_key = ?');
+      params.push(filter.countryKey);
+    }
+    if (filter.from !== undefined) {
+      conditions.push('date >= ?');
+      params.push(filter.from);
+    }
+    if (filter.to !== undefined) {
+      conditions.push('date <= ?');
+      params.push(filter.to);
+    }
+    if (cursor) {
+      conditions.push('date <= ?', '(date < ? OR id < ?)');
+      params.push(cursor.date, cursor.date, cursor.id);
+    }
+    const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+    const offset = cursor ? 0 : filter.offset;
+    const rows = await this.rows(
+      `SELECT ${COLUMNS} FROM ${this.table} ${where} ORDER BY date DESC, id DESC LIMIT ? OFFSET ?`,
+      [...params, size, offset],
+    );
+    return rows.map(toRecord);
+  }
+
+  async findById(id: number): Promise<SeriesRecord | null> {
+    const [row] = await this.rows(`SELECT ${COLUMNS} FROM ${this.table} WHERE id = ?`, [id]);
+    return row ? toRecord(row) : null;
+  }
+
+  async insert(values: RecordValues): Promise<number> {
+    const result = await this.records.insert(this.toEntity(values));
+    return Number(result.identifiers[0].id);
+  }
+
+  /** Replaces every field of a record; false when the id does not exist. */
+  async update(id: number, values: RecordValues): Promise<boolean> {
+    const result = await this.records.update({ id }, this.toEntity(values));
+    return (result.affected ?? 0) > 0;
+  }
+
+  async delete(id: number): Promise<boolean> {
+    const result = await this.records.delete({ id });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * Insert-or-update by (country, date), all in one transaction: either every record is written
+   * or none. Counts are exact unless another writer races on the same keys.
+   */
+  async upsertMany(records: RecordValues[]): Promise<{ inserted: number; updated: number }> {
+    if (records.length === 0) return { inserted: 0, updated: 0 };
+    return this.dataSource.transaction(async (manager) => {
+      const keys = new Set<string>();
+      let updated = 0;
+      for (let start = 0; start < records.length; start += UPSERT_CHUNK) {
+        const chunk = records.slice(start, start + UPSERT_CHUNK);
+        const existing = await this.existingKeys(manager, chunk);
+        for (const record of chunk) {
+          const key = `${countryKey(record.country)}|${record.date}`;
+          if (existing.has(key) || keys.has(key)) updated++;
+          keys.add(key);
+        }
+        await manager.query(this.upsertSql(chunk.length), chunk.flatMap(upsertParams));
+      }
+      return { inserted: records.length - updated, updated };
+    });
+  }
+
+  private async existingKeys(manager: EntityManager, chunk: RecordValues[]): Promise<Set<string>> {
+    const countries = [...new Set(chunk.map((r) => countryKey(r.country)))];
+    const dates = chunk.map((r) => r.date).sort();
+    const rows = await manager.query<Row[]>(
+      `SELECT country_key, date FROM ${this.table}
+       WHERE country_key IN (${countries.map(() => '?').join(', ')}) AND date >= ? AND date <= ?`,
+      [...countries, dates[0], dates[dates.length - 1]],
+    );
+    return new Set(rows.map((row) => `${String(row.country_key)}|${String(row.date)}`));
+  }
+
+  private upsertSql(count: number): string {
+    const columns = 'date, country, country_key, total_cases, new_cases, total_deaths, new_deaths';
+    const values = Array.from({ length: count }, () => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
+    const updates = ['country', 'total_cases', 'new_cases', 'total_deaths', 'new_deaths'];
+    const conflict =
+      this.dataSource.options.type === 'mysql'
+        ? `ON DUPLICATE KEY UPDATE ${updates.map((c) => `${c} = VALUES(${c})`).join(', ')}`
+        : `ON CONFLICT (country_key, date) DO UPDATE SET ${updates.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+    return `INSERT INTO ${this.table} (${columns}) VALUES ${values} ${conflict}`;
+  }
+
+  private toEntity(values: RecordValues): Omit<SeriesRecordEntity, 'id'> {
+    return {
+      date: values.date,
+      country: values.country,
+      countryKey: countryKey(values.country),
+      totalCases: values.total_cases,
+      newCases: values.new_cases,
+      totalDeaths: values.total_deaths,
+      newDeaths: values.new_deaths,
+    };
+  }
+}
+
+function upsertParams(r: RecordValues): unknown[] {
+  return [
+    r.date,
+    r.country,
+    countryKey(r.country),
+    r.total_cases,
+    r.new_cases,
+    r.total_deaths,
+    r.new_deaths,
+  ];
+}

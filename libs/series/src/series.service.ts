@@ -1,0 +1,181 @@
+import { ApiError, MESSAGES, addDays, countryKey } from '@app/common';
+import { isUniqueViolation } from '@app/database';
+import { DEFAULT_LIST_LIMIT, ListQueryDto, RecordBodyDto } from './dto';
+import { SeriesRepository } from './series.repository';
+import {
+  CountryStats,
+  CountrySummary,
+  ListFilter,
+  RecordValues,
+  SeriesDefinition,
+  SeriesRecord,
+  SeriesSummary,
+  Totals,
+} from './series.types';
+
+export const LATEST_COUNT = 10;
+export const COUNTRY_WINDOW_DAYS = 30;
+export const STATS_WINDOW_DAYS = 7;
+export const TOP_COUNTRIES = 5;
+/** Rows fetched per query while a list is streamed. */
+export const LIST_PAGE_SIZE = 5000;
+
+/** A list answer: the whole JSON text when it fits in one page, otherwise chunks to stream. */
+export type ListBody =
+  { kind: 'text'; json: string } | { kind: 'stream'; chunks: AsyncIterable<string> };
+
+/** The rules of one disease's series (windows, totals, stats, writes); COVID and MPOX share it. */
+export class SeriesService {
+  constructor(
+    readonly definition: SeriesDefinition,
+    private readonly repository: SeriesRepository,
+  ) {}
+
+  latest(): Promise<SeriesRecord[]> {
+    return this.repository.latest(LATEST_COUNT);
+  }
+
+  /** The records within the 30 days that end at that country's most recent record. */
+  async countryWindow(country: string): Promise<SeriesRecord[]> {
+    const key = countryKey(country);
+    const lastDate = await this.repository.lastDate(key);
+    if (!lastDate) throw ApiError.notFound(MESSAGES.countryNotFound);
+    return this.repository.between(key, addDays(lastDate, 1 - COUNTRY_WINDOW_DAYS), lastDate);
+  }
+
+  /** Sums over countries of each country's most recent record. */
+  async totals(): Promise<Totals> {
+    return sumTotals(await this.repository.latestPerCountry());
+  }
+
+  async summary(): Promise<SeriesSummary> {
+    const latest = await this.repository.latestPerCountry();
+    const top = [...latest]
+      .sort((a, b) => b.total_cases - a.total_cases || a.country.localeCompare(b.country))
+      .slice(0, TOP_COUNTRIES);
+    return {
+      ...sumTotals(latest),
+      countries: latest.length,
+      last_date: latest.reduce<string | null>(
+        (max, r) => (max === null || r.date > max ? r.date : max),
+        null,
+      ),
+      top_countries: top.map(({ country, date, total_cases, total_deaths }) => ({
+        country,
+        date,
+        total_cases,
+        total_deaths,
+      })),
+    };
+  }
+
+  countries(): Promise<CountrySummary[]> {
+    return this.repository.countries();
+  }
+
+  async stats(country: string): Promise<CountryStats> {
+    const key = countryKey(country);
+    const [summary] = await this.repository.countries(key);
+    if (!summary) throw ApiError.notFound(MESSAGES.countryNotFound);
+    const [latest] = await this.repository.between(key, summary.last_date, summary.last_date);
+    const week = await this.repository.sumNew(
+      key,
+      addDays(summary.last_date, 1 - STATS_WINDOW_DAYS),
+      summary.last_date,
+    );
+    return {
+      ...summary,
+      total_cases: latest.total_cases,
+      total_deaths: latest.total_deaths,
+      new_cases_7d: week.new_cases,
+      new_deaths_7d: week.new_deaths,
+      case_fatality_rate: latest.total_cases > 0 ? latest.total_deaths / latest.total_cases : null,
+    };
+  }
+
+  /**
+   * The list as JSON. The first page is read before anything is sent, so that a database error
+   * still gets a proper status; larger results are streamed page by page (memory stays flat).
+   */
+  async list(query: ListQueryDto): Promise<ListBody> {
+    const filter: ListFilter = {
+      countryKey: query.country === undefined ? undefined : countryKey(query.country),
+      from: query.from,
+      to: query.to,
+      limit: query.limit ?? DEFAULT_LIST_LIMIT,
+      offset: query.offset ?? 0,
+    };
+    if (filter.from && filter.to && filter.from > filter.to) {
+      throw ApiError.badRequest(MESSAGES.invalidQuery, [
+        'from : doit être antérieure ou égale à to',
+      ]);
+    }
+    const size = Math.min(filter.limit, LIST_PAGE_SIZE);
+    const first = await this.repository.page(filter, size);
+    if (first.length < size || filter.limit <= size) {
+      return { kind: 'text', json: JSON.stringify(first) };
+    }
+    return { kind: 'stream', chunks: this.pages(filter, first) };
+  }
+
+  private async *pages(filter: ListFilter, first: SeriesRecord[]): AsyncGenerator<string> {
+    let page = first;
+    let remaining = filter.limit - page.length;
+    yield `[${JSON.stringify(page).slice(1, -1)}`;
+    while (remaining > 0 && page.length > 0) {
+      const last = page[page.length - 1];
+      const size = Math.min(remaining, LIST_PAGE_SIZE);
+      page = await this.repository.page(filter, size, { date: last.date, id: last.id });
+      if (page.length > 0) yield `,${JSON.stringify(page).slice(1, -1)}`;
+      remaining -= page.length;
+      if (page.length < size) break;
+    }
+    yield ']';
+  }
+
+  async create(body: RecordBodyDto): Promise<number> {
+    try {
+      return await this.repository.insert(toValues(body));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw ApiError.conflict(MESSAGES.duplicateRecord);
+      throw error;
+    }
+  }
+
+  async update(id: number, body: RecordBodyDto): Promise<void> {
+    let updated: boolean;
+    try {
+      updated = await this.repository.update(id, toValues(body));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw ApiError.conflict(MESSAGES.duplicateRecord);
+      throw error;
+    }
+    if (!updated) throw ApiError.notFound(MESSAGES.recordNotFound);
+  }
+
+  async remove(id: number): Promise<void> {
+    if (!(await this.repository.delete(id))) throw ApiError.notFound(MESSAGES.recordNotFound);
+  }
+}
+
+function sumTotals(records: SeriesRecord[]): Totals {
+  return records.reduce<Totals>(
+    (sum, r) => ({
+      total_cases: sum.total_cases + r.total_cases,
+      total_deaths: sum.total_deaths + r.total_deaths,
+    }),
+    { total_cases: 0, total_deaths: 0 },
+  );
+}
+
+/** Only the stored fields: legacy fields (`total_recovered`...) are dropped here. */
+function toValues(body: RecordBodyDto): RecordValues {
+  return {
+    date: body.date,
+    country: body.country.trim(),
+    total_cases: body.total_cases,
+    new_cases: body.new_cases,
+    total_deaths: body.total_deaths,
+    new_deaths: body.new_deaths,
+  };
+}

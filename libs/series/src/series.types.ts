@@ -1,0 +1,64 @@
+import { CovidRecordEntity, MpoxRecordEntity, SeriesRecordEntity } from '@app/database';
+
+/** What makes one disease's series: its name in paths and logs, and its table's entity. */
+export interface SeriesDefinition {
+  key: 'covid' | 'mpox';
+  label: string;
+  entity: new () => SeriesRecordEntity;
+}
+
+export const COVID_SERIES: SeriesDefinition = {
+  key: 'covid',
+  label: 'COVID-19',
+  entity: CovidRecordEntity,
+};
+export const MPOX_SERIES: SeriesDefinition = {
+  key: 'mpox',
+  label: 'MPOX',
+  entity: MpoxRecordEntity,
+};
+
+/** A record as the API returns it: exactly these keys, in this order. */
+export interface SeriesRecord {
+  id: number;
+  date: string;
+  country: string;
+  total_cases: number;
+  new_cases: number;
+  total_deaths: number;
+  new_deaths: number;
+}
+
+export type RecordValues = Omit<SeriesRecord, 'id'>;
+
+export interface Totals {
+  total_cases: number;
+  total_deaths: number;
+}
+
+export interface CountrySummary {
+  country: string;
+  records: number;
+  first_date: string;
+  last_date: string;
+}
+
+export interface CountryStats extends CountrySummary, Totals {
+  new_cases_7d: number;
+  new_deaths_7d: number;
+  case_fatality_rate: number | null;
+}
+
+export interface SeriesSummary extends Totals {
+  countries: number;
+  last_date: string | null;
+  top_countries: { country: string; date: string; total_cases: number; total_deaths: number }[];
+}
+
+export interface ListFilter {
+  countryKey?: string;
+  from?: string;
+  to?: string;
+  limit: number;
+  offset: number;
+}

@@ -1,0 +1,49 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import request from 'supertest';
+import TestAgent from 'supertest/lib/agent';
+import { DataSource } from 'typeorm';
+import { AppConfig, loadConfig } from '@app/config';
+import { createApp } from '../../apps/api/src/bootstrap';
+import { TestDatabase, createTestDatabase } from './test-database';
+
+export const TOKENS = {
+  alice: 'alice-token-0123456789abcdef',
+  bob: 'bob-token-0123456789abcdef',
+};
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  http: TestAgent;
+  config: AppConfig;
+  dataSource: DataSource;
+  /** `Authorization` header of a known client. */
+  auth(client?: keyof typeof TOKENS): { Authorization: string };
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the real application (same bootstrap as `main.ts`) on a throw-away database. `env`
+ * overrides variables exactly as the environment would.
+ */
+export async function bootTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database: TestDatabase = await createTestDatabase();
+  const config = loadConfig({
+    API_TOKENS: `alice:${TOKENS.alice},bob:${TOKENS.bob}`,
+    THROTTLE_LIMIT: '100000',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  config.db = database.config;
+  const app = await createApp(config);
+  return {
+    app,
+    http: request(app.getHttpServer()),
+    config,
+    dataSource: app.get(DataSource),
+    auth: (client = 'alice') => ({ Authorization: `Bearer ${TOKENS[client]}` }),
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
