@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { plainToInstance, Type } from 'class-transformer';
 import {
   IsIn,
@@ -128,11 +129,12 @@ export function validateEnvironment(env: NodeJS.ProcessEnv): EnvironmentVariable
   }
   const parsed = plainToInstance(EnvironmentVariables, raw);
   const errors = validateSync(parsed, { skipMissingProperties: false });
-  const problems = errors.flatMap((e) =>
-    Object.values(e.constraints ?? {}).map((message) =>
-      message.startsWith(e.property) ? message : `${e.property}: ${message}`,
-    ),
-  );
+  // One line per variable: the first rule it breaks (class-validator lists them last-first).
+  const problems = errors.map((e) => {
+    const messages = Object.values(e.constraints ?? {});
+    const message = messages[messages.length - 1] ?? 'invalid value';
+    return message.startsWith(e.property) ? message : `${e.property}: ${message}`;
+  });
   if (problems.length) throw new ConfigValidationError(problems);
   return parsed;
 }

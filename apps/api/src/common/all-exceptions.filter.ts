@@ -69,10 +69,13 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   private fromStatus(status: number, error: ErrorWithStatus): { status: number; body: ErrorBody } {
     if (status === 400) {
-      const detail =
-        error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-          ? 'le corps de la requête est vide'
-          : 'le corps doit être un document JSON valide';
+      // Fastify's parser errors reach here as HttpExceptions (Nest maps them), code or message.
+      const empty =
+        error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+        /cannot be empty/i.test(error.message ?? '');
+      const detail = empty
+        ? 'le corps de la requête est vide'
+        : 'le corps doit être un document JSON valide';
       return { status, body: { error: MESSAGES.malformedJson, details: [detail] } };
     }
     if (status >= 500) {

@@ -1,0 +1,46 @@
+import { TestApp, bootTestApp } from './support/test-app';
+
+describe('rate limiting', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await bootTestApp({ THROTTLE_LIMIT: '3', THROTTLE_TTL: '60' });
+  });
+  afterAll(() => t.close());
+
+  it('gives each client one budget across routes, then 429 with Retry-After', async () => {
+    const routes = ['/api/covid/data', '/api/covid/countries', '/api/mpox/data'];
+    for (const route of routes) {
+      const res = await t.http.get(route).set(t.auth('alice'));
+      expect(res.status).toBe(200);
+      expect(res.headers['x-ratelimit-limit']).toBe('3');
+    }
+    const res = await t.http.get('/api/stats/summary').set(t.auth('alice'));
+    expect(res.status).toBe(429);
+    expect(res.body).toEqual({ error: 'Trop de requêtes. Réessayez plus tard.' });
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const retryAfter = Number(res.headers['retry-after']);
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+
+    // Another client keeps its own budget; anonymous callers are counted by address.
+    expect((await t.http.get('/api/covid/data').set(t.auth('bob'))).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await t.http.get('/api/covid/public/latest')).status).toBe(200);
+    const anonymous = await t.http.get('/api/covid/public/totals');
+    expect(anonymous.status).toBe(429);
+    expect(Number(anonymous.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts a wrong token against the address, before the token check', async () => {
+    const res = await t.http.get('/api/covid/data').set('Authorization', 'Bearer guess-0001');
+    expect(res.status).toBe(429);
+  });
+
+  it('never limits health checks', async () => {
+    for (let i = 0; i < 10; i++) {
+      const res = await t.http.get('/api/health');
+      expect(res.status).toBe(200);
+    }
+  });
+});

@@ -1,0 +1,29 @@
+import { RecordValues } from '@app/series';
+
+/** A valid record body; override any field. */
+export function recordBody(
+  overrides: Partial<Record<keyof RecordValues, unknown>> = {},
+): Record<string, unknown> {
+  return {
+    date: '2021-03-01',
+    country: 'France',
+    total_cases: 3_800_000,
+    new_cases: 20_000,
+    total_deaths: 86_000,
+    new_deaths: 250,
+    ...overrides,
+  };
+}
+
+export const SERIES_KEYS = ['covid', 'mpox'] as const;
+
+/** The keys of a returned record, in order. */
+export const RECORD_KEYS = [
+  'id',
+  'date',
+  'country',
+  'total_cases',
+  'new_cases',
+  'total_deaths',
+  'new_deaths',
+];
