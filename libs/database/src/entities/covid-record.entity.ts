@@ -1,5 +1,4 @@
-import { Entity } from 'typeorm';
-import { SeriesRecordEntity } from './series-record.entity';
+import { SeriesRecordEntity, SeriesTable } from './series-record.entity';
 
-@Entity('covid_data')
+@SeriesTable('covid_data')
 export class CovidRecordEntity extends SeriesRecordEntity {}

@@ -1,5 +1,4 @@
-import { Entity } from 'typeorm';
-import { SeriesRecordEntity } from './series-record.entity';
+import { SeriesRecordEntity, SeriesTable } from './series-record.entity';
 
-@Entity('mpox_data')
+@SeriesTable('mpox_data')
 export class MpoxRecordEntity extends SeriesRecordEntity {}

@@ -1,4 +1,4 @@
-import { Column, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintToNumber } from './bigint.transformer';
 
 /**
@@ -30,4 +30,13 @@ export abstract class SeriesRecordEntity {
 
   @Column({ name: 'new_deaths', type: 'double' })
   newDeaths: number;
+}
+
+/** Declares one disease's table with the indexes its migration creates. */
+export function SeriesTable(table: string): ClassDecorator {
+  return (target) => {
+    Index(`idx_${table}_date`, ['date', 'id'])(target);
+    Index(`uq_${table}_country_date`, ['countryKey', 'date'], { unique: true })(target);
+    Entity(table)(target);
+  };
 }
