@@ -29,7 +29,6 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     bodyParser: false,
   });
   app.setGlobalPrefix(API_PREFIX);
-  app.enableShutdownHooks();
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return app;

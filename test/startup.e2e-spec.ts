@@ -1,0 +1,65 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API_MAIN, ROOT, ensureBuilt } from './support/built-app';
+
+const PORT = 3051;
+
+function startWith(env: Record<string, string>) {
+  return spawnSync(process.execPath, [API_MAIN], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...env },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+}
+
+async function waitForHealth(): Promise<Response> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      return await fetch(`http://127.0.0.1:${PORT}/api/health`);
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error('the API did not start');
+}
+
+describe('the production start command', () => {
+  beforeAll(() => ensureBuilt());
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ THROTTLE_LIMIT: '-5' }, 'THROTTLE_LIMIT'],
+    [{ NODE_ENV: 'production' }, 'DB_TYPE'],
+    [{ API_TOKENS: 'nocolon' }, 'API_TOKENS'],
+  ])('stops at start-up on %p, naming %s', (env, variable) => {
+    const result = startWith(env);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('Invalid configuration');
+    expect(result.stderr).toContain(variable);
+  });
+
+  it('serves on the SQLite default with no other set-up, and stops cleanly on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'covid-start-'));
+    const child = spawn(process.execPath, [API_MAIN], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      const health = await waitForHealth();
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ status: 'ok', database: 'up' });
+      const latest = await fetch(`http://127.0.0.1:${PORT}/api/covid/public/latest`);
+      expect(await latest.json()).toEqual([]);
+      expect(spawnSync('test', ['-f', join(dir, 'data/covid.sqlite')]).status).toBe(0);
+    } finally {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
