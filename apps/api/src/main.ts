@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ConfigValidationError, loadConfig } from '@app/config';
 import { createApp } from './bootstrap';
+import { armShutdownDeadline } from './shutdown-deadline';
 
 async function main(): Promise<void> {
   let config;
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const app = await createApp(config);
+  armShutdownDeadline(config.shutdownTimeoutSeconds);
   await app.listen(config.port, config.host);
 }
 
