@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
+import { ThrottlerStorageModule } from '../rate-limit/throttler-storage.module';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
 
-@Module({ controllers: [HealthController], providers: [HealthService] })
+@Module({
+  imports: [ThrottlerStorageModule],
+  controllers: [HealthController],
+  providers: [HealthService],
+})
 export class HealthModule {}
