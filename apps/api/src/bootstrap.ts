@@ -40,6 +40,7 @@ export async function createApp(
     },
   );
   app.useLogger(app.get(Logger));
+  app.flushLogs();
   app.setGlobalPrefix(API_PREFIX);
   echoRequestId(app);
   await registerSecurityHeaders(app);
