@@ -95,9 +95,7 @@ describe('request logs', () => {
   });
 
   it('logs 401s, 4xx and database errors without the token or the Authorization header', async () => {
-    const wrong = await t.http
-      .get('/api/covid/data')
-      .set('Authorization', `Bearer ${WRONG_TOKEN}`);
+    const wrong = await t.http.get('/api/covid/data').set('Authorization', `Bearer ${WRONG_TOKEN}`);
     expect(wrong.status).toBe(401);
     const missing = await t.http.get('/api/stats/summary');
     expect(missing.status).toBe(401);
@@ -110,7 +108,12 @@ describe('request logs', () => {
     expect(unknown.status).toBe(404);
 
     expect(requestLines().find((l) => l.requestId === wrong.headers['x-request-id'])).toEqual(
-      expect.objectContaining({ level: 'warn', status: 401, client: null, path: '/api/covid/data' }),
+      expect.objectContaining({
+        level: 'warn',
+        status: 401,
+        client: null,
+        path: '/api/covid/data',
+      }),
     );
     expect(requestLines().find((l) => l.requestId === invalid.headers['x-request-id'])).toEqual(
       expect.objectContaining({ level: 'warn', status: 400, client: 'bob', method: 'POST' }),
