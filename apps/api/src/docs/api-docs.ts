@@ -15,13 +15,16 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Public routes need no token. Every other route needs `Authorization: Bearer <token>`',
         '(401 `{ "error": "..." }` with `WWW-Authenticate: Bearer` otherwise).',
         'Every error body is `{ "error": "...", "details"?: ["..."] }`; messages are in French.',
-        'Each client has a rate limit (429 with `Retry-After`); every response carries `X-Request-Id`.',
+        'Each client has a rate limit (429 with `Retry-After`).',
+        "Every response carries `X-Request-Id` (the caller's own when it sends a sane one): quote it",
+        'when reporting a problem.',
       ].join('\n'),
     )
     .setVersion('1.0')
     .addBearerAuth({
       type: 'http',
       scheme: 'bearer',
+      bearerFormat: 'opaque token',
       description: 'A client token (`Authorization: Bearer <token>`)',
     })
     .build();
