@@ -26,6 +26,8 @@ export async function createApp(
     trustProxy: config.trustProxy,
     // On close: refuse new connections, close idle keep-alive ones, finish requests in flight.
     forceCloseConnections: 'idle',
+    // Requests that still reach us while closing (keep-alive) are served, with `Connection: close`.
+    return503OnClosing: false,
     genReqId: requestId,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });

@@ -26,6 +26,7 @@ export class HealthController {
       'rate limit locally until Redis is back.',
       '503 `unavailable`: the database does not answer; the instance keeps running and recovers',
       'by itself when the database is back.',
+      '503 `stopping`: the instance received SIGTERM and finishes its requests in flight.',
     ].join(' '),
   })
   @ApiResponse({
@@ -36,7 +37,7 @@ export class HealthController {
   })
   @ApiResponse({
     status: 503,
-    description: 'The database does not answer',
+    description: 'The database does not answer (`unavailable`), or the instance is stopping',
     type: HealthResponse,
     example: {
       status: 'unavailable',
@@ -48,7 +49,9 @@ export class HealthController {
   async check(@Res({ passthrough: true }) response: StatusSetter): Promise<HealthReport> {
     const report = await this.health.check();
     response.status(
-      report.status === 'unavailable' ? HttpStatus.SERVICE_UNAVAILABLE : HttpStatus.OK,
+      report.status === 'unavailable' || report.status === 'stopping'
+        ? HttpStatus.SERVICE_UNAVAILABLE
+        : HttpStatus.OK,
     );
     return report;
   }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export class HealthResponse {
-  @ApiProperty({ enum: ['ok', 'degraded', 'unavailable'], example: 'ok' })
+  @ApiProperty({ enum: ['ok', 'degraded', 'unavailable', 'stopping'], example: 'ok' })
   status: string;
 
   @ApiProperty({ enum: ['up', 'down'], example: 'up' })

@@ -4,20 +4,22 @@ import { DataSource } from 'typeorm';
 import { MESSAGES } from '@app/common';
 import { ResilientThrottlerStorage } from '../rate-limit/resilient-throttler.storage';
 import { THROTTLER_STORAGE } from '../rate-limit/throttler-storage.module';
+import { ShutdownDrain } from './shutdown-drain.service';
 
 export type Probe = 'up' | 'down';
 
 /**
  * `ok`: everything answers. `degraded`: the database answers but Redis does not (the instance
  * serves; its rate limit is counted locally until Redis is back). `unavailable`: the database does
- * not answer (503; the instance recovers by itself when it is back).
+ * not answer (503; the instance recovers by itself when it is back). `stopping`: the instance
+ * received SIGTERM and finishes its requests in flight (503: send new requests elsewhere).
  */
 export interface HealthReport {
-  status: 'ok' | 'degraded' | 'unavailable';
+  status: 'ok' | 'degraded' | 'unavailable' | 'stopping';
   database: Probe;
   /** Only when `REDIS_URL` is set. */
   redis?: Probe;
-  /** Only when unavailable, like every 503 body. */
+  /** Only on 503, like every 503 body. */
   error?: string;
 }
 
@@ -45,6 +47,7 @@ export class HealthService {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(THROTTLER_STORAGE) private readonly throttlerStorage: ThrottlerStorage,
+    private readonly shutdown: ShutdownDrain,
   ) {}
 
   async check(): Promise<HealthReport> {
@@ -54,11 +57,18 @@ export class HealthService {
       storage instanceof ResilientThrottlerStorage ? answers(() => storage.ping()) : undefined,
     ]);
     const report: HealthReport = {
-      status: !database ? 'unavailable' : redis === false ? 'degraded' : 'ok',
+      status: this.shutdown.stopping
+        ? 'stopping'
+        : !database
+          ? 'unavailable'
+          : redis === false
+            ? 'degraded'
+            : 'ok',
       database: database ? 'up' : 'down',
     };
     if (redis !== undefined) report.redis = redis ? 'up' : 'down';
-    if (!database) report.error = MESSAGES.databaseUnavailable;
+    if (report.status === 'stopping') report.error = MESSAGES.shuttingDown;
+    else if (!database) report.error = MESSAGES.databaseUnavailable;
     return report;
   }
 }
