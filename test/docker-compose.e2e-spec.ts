@@ -179,7 +179,8 @@ describe('docker-compose.yml and Dockerfile', () => {
     });
 
     it('has run the migrations at start-up and answers health, public and token routes', async () => {
-      const connection = await createConnection({ ...db.config, database: db.config.name });
+      const { host, port, user, password, name } = db.config;
+      const connection = await createConnection({ host, port, user, password, database: name });
       const [tables] = await connection.query('SHOW TABLES');
       await connection.end();
       expect(

@@ -5,6 +5,7 @@ import { DestinationStream } from 'pino';
 import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
 import { setupApiDocs } from './docs/api-docs';
+import { closeConnectionsWhenStopping } from './health/connection-close.hook';
 import { echoRequestId, requestId } from './logging/request-id';
 import { enableCors, registerSecurityHeaders } from './security/http-security';
 import { SHUTDOWN_SIGNALS } from './shutdown-deadline';
@@ -45,6 +46,7 @@ export async function createApp(
   app.flushLogs();
   app.setGlobalPrefix(API_PREFIX);
   echoRequestId(app);
+  closeConnectionsWhenStopping(app);
   await registerSecurityHeaders(app);
   enableCors(app, config);
   setupApiDocs(app);
