@@ -4,6 +4,7 @@ import { createConnection } from 'mysql2/promise';
 import { MESSAGES } from '@app/common';
 import { loadConfig } from '@app/config';
 import { createApp } from '../apps/api/src/bootstrap';
+import { ShutdownDrain } from '../apps/api/src/health/shutdown-drain.service';
 import { PrivateMariaDb } from './support/private-mariadb';
 import { TestApp, bootTestApp } from './support/test-app';
 
@@ -40,6 +41,28 @@ describe('GET /api/health', () => {
         statuses.push((await t.http.get('/api/covid/public/latest')).status);
       expect(statuses).toEqual([200, 200, 429]);
     });
+  });
+
+  it('answers 503 stopping, with Connection: close, once a shutdown signal is being handled', async () => {
+    const t = await bootTestApp();
+    try {
+      // The first step of Nest's shutdown on SIGTERM (the signal itself would end Jest's worker).
+      await t.app.get(ShutdownDrain).beforeApplicationShutdown('SIGTERM');
+      const res = await t.http.get('/api/health');
+      expect(res.status).toBe(503);
+      expect(res.headers.connection).toBe('close');
+      expect(res.body).toEqual({
+        status: 'stopping',
+        database: 'up',
+        error: MESSAGES.shuttingDown,
+      });
+      // Requests still reaching the instance are served, and told to close their connection.
+      const data = await t.http.get('/api/covid/public/latest');
+      expect(data.status).toBe(200);
+      expect(data.headers.connection).toBe('close');
+    } finally {
+      await t.close();
+    }
   });
 
   it('reports Redis up when REDIS_URL is set', async () => {
