@@ -16,11 +16,18 @@ module.exports = {
   rootDir: '..',
   testEnvironment: 'node',
   testRegex: '(test|libs|apps)/.*\\.(e2e-)?spec\\.ts$',
-  transform: { '^.+\\.ts$': ['@swc/jest', swcOptions] },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', swcOptions],
+    // ES-module-only dependencies (content-disposition, under @fastify/static that serves the
+    // Swagger UI): Node >= 20.19 requires them natively, Jest needs them compiled to CommonJS.
+    '/node_modules/content-disposition/.+\\.js$': ['@swc/jest', swcOptions],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
     '^@app/(common|config|database|series)(|/.*)$': '<rootDir>/libs/$1/src$2',
   },
+  globalSetup: '<rootDir>/test/support/global-setup.js',
   testTimeout: 60000,
   maxWorkers: 2,
 };

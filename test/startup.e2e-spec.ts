@@ -2,12 +2,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API_MAIN, ROOT, ensureBuilt } from './support/built-app';
+import { API_MAIN, ROOT } from './support/built-api';
 
 const PORT = 3051;
 
 function startWith(env: Record<string, string>) {
-  return spawnSync(process.execPath, [API_MAIN], {
+  return spawnSync(process.execPath, [join(ROOT, API_MAIN)], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, ...env },
     encoding: 'utf8',
@@ -27,8 +27,6 @@ async function waitForHealth(): Promise<Response> {
 }
 
 describe('the production start command', () => {
-  beforeAll(() => ensureBuilt());
-
   it.each([
     [{ PORT: 'abc' }, 'PORT'],
     [{ THROTTLE_LIMIT: '-5' }, 'THROTTLE_LIMIT'],
@@ -43,7 +41,7 @@ describe('the production start command', () => {
 
   it('serves on the SQLite default with no other set-up, and stops cleanly on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'covid-start-'));
-    const child = spawn(process.execPath, [API_MAIN], {
+    const child = spawn(process.execPath, [join(ROOT, API_MAIN)], {
       cwd: dir,
       env: { PATH: process.env.PATH, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
       stdio: 'ignore',

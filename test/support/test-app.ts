@@ -3,7 +3,7 @@ import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { AppConfig, loadConfig } from '@app/config';
-import { createApp } from '../../apps/api/src/bootstrap';
+import { CreateAppOptions, createApp } from '../../apps/api/src/bootstrap';
 import { TestDatabase, createTestDatabase } from './test-database';
 
 export const TOKENS = {
@@ -23,9 +23,13 @@ export interface TestApp {
 
 /**
  * Boots the real application (same bootstrap as `main.ts`) on a throw-away database. `env`
- * overrides variables exactly as the environment would.
+ * overrides variables exactly as the environment would; `options` as for createApp (e.g. where
+ * the log lines go).
  */
-export async function bootTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function bootTestApp(
+  env: Record<string, string> = {},
+  options: CreateAppOptions = {},
+): Promise<TestApp> {
   const database: TestDatabase = await createTestDatabase();
   const config = loadConfig({
     API_TOKENS: `alice:${TOKENS.alice},bob:${TOKENS.bob}`,
@@ -34,7 +38,7 @@ export async function bootTestApp(env: Record<string, string> = {}): Promise<Tes
     ...env,
   });
   config.db = database.config;
-  const app = await createApp(config);
+  const app = await createApp(config, options);
   return {
     app,
     http: request(app.getHttpServer()),

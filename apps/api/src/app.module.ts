@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { DestinationStream } from 'pino';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { AuthModule } from './auth/auth.module';
@@ -7,17 +8,19 @@ import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { ValidationPipe } from './common/validation.pipe';
 import { CovidModule } from './covid/covid.module';
 import { HealthModule } from './health/health.module';
+import { LoggingModule } from './logging/logging.module';
 import { MpoxModule } from './mpox/mpox.module';
 import { StatsModule } from './stats/stats.module';
 
-/** Wires configuration, database, auth and rate limiting, and the feature modules. */
+/** Wires configuration, logs, database, auth and rate limiting, and the feature modules. */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, logDestination?: DestinationStream): DynamicModule {
     return {
       module: AppModule,
       imports: [
         AppConfigModule.forRoot(config),
+        LoggingModule.forRoot(config.logLevel, logDestination),
         DatabaseModule.forRoot(config.db),
         AuthModule,
         CovidModule,

@@ -1,34 +1,57 @@
-import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { DestinationStream } from 'pino';
 import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
+import { setupApiDocs } from './docs/api-docs';
+import { closeConnectionsWhenStopping } from './health/connection-close.hook';
+import { echoRequestId, requestId } from './logging/request-id';
+import { enableCors, registerSecurityHeaders } from './security/http-security';
+import { SHUTDOWN_SIGNALS } from './shutdown-deadline';
 
 export const API_PREFIX = 'api';
 
-const NEST_LOG_LEVELS: Record<string, LogLevel[]> = {
-  fatal: ['fatal'],
-  error: ['fatal', 'error'],
-  warn: ['fatal', 'error', 'warn'],
-  info: ['fatal', 'error', 'warn', 'log'],
-  debug: ['fatal', 'error', 'warn', 'log', 'debug'],
-  trace: ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'],
-  silent: [],
-};
+export interface CreateAppOptions {
+  /** Where the JSON log lines go (default: standard output). Tests capture them here. */
+  logDestination?: DestinationStream;
+}
 
 /** Builds the whole HTTP application (used by `main.ts` and by the end-to-end tests alike). */
-export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+export async function createApp(
+  config: AppConfig,
+  options: CreateAppOptions = {},
+): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
+    // On close: refuse new connections, close idle keep-alive ones, finish requests in flight.
+    forceCloseConnections: 'idle',
+    // Requests that still reach us while closing (keep-alive) are served, with `Connection: close`.
+    return503OnClosing: false,
+    genReqId: requestId,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
-    logger: NEST_LOG_LEVELS[config.logLevel] ?? NEST_LOG_LEVELS.info,
-    // Fastify's own JSON parser only: other content types (forms) answer 415.
-    bodyParser: false,
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot(config, options.logDestination),
+    adapter,
+    {
+      // Start-up lines wait for pino, which then replaces Nest's logger for good.
+      bufferLogs: true,
+      // Fastify's own JSON parser only: other content types (forms) answer 415.
+      bodyParser: false,
+    },
+  );
+  app.useLogger(app.get(Logger));
+  app.flushLogs();
   app.setGlobalPrefix(API_PREFIX);
+  echoRequestId(app);
+  closeConnectionsWhenStopping(app);
+  await registerSecurityHeaders(app);
+  enableCors(app, config);
+  setupApiDocs(app);
+  // SIGTERM/SIGINT: stop accepting, finish requests in flight, close the pools, exit 0.
+  app.enableShutdownHooks([...SHUTDOWN_SIGNALS], { useProcessExit: true });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return app;

@@ -31,6 +31,7 @@ export const MESSAGES = {
   tooManyRequests: 'Trop de requêtes. Réessayez plus tard.',
   internal: 'Erreur interne du serveur.',
   databaseUnavailable: 'Base de données indisponible. Réessayez plus tard.',
+  shuttingDown: 'Service en cours d’arrêt. Réessayez plus tard.',
   invalidBody: 'Données invalides.',
   invalidQuery: 'Paramètres de requête invalides.',
   invalidParam: 'Paramètre de chemin invalide.',

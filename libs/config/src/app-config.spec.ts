@@ -32,6 +32,7 @@ describe('configuration', () => {
       logLevel: 'info',
       corsOrigins: [],
       trustProxy: false,
+      shutdownTimeoutSeconds: 10,
     });
   });
 
@@ -54,6 +55,7 @@ describe('configuration', () => {
       LOG_LEVEL: 'warn',
       CORS_ORIGINS: 'https://a.example, https://b.example',
       TRUST_PROXY: 'true',
+      SHUTDOWN_TIMEOUT: '30',
     });
     expect(config).toMatchObject({
       env: 'production',
@@ -77,6 +79,7 @@ describe('configuration', () => {
       logLevel: 'warn',
       corsOrigins: ['https://a.example', 'https://b.example'],
       trustProxy: true,
+      shutdownTimeoutSeconds: 30,
     });
   });
 
@@ -93,6 +96,7 @@ describe('configuration', () => {
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ SHUTDOWN_TIMEOUT: '0' }, 'SHUTDOWN_TIMEOUT'],
     [{ API_TOKENS: 'no-colon' }, 'API_TOKENS'],
     [{ API_TOKENS: 'a:short' }, 'API_TOKENS'],
     [{ API_TOKENS: 'a:samesame1,b:samesame1' }, 'API_TOKENS'],

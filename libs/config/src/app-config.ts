@@ -30,6 +30,8 @@ export interface AppConfig {
   logLevel: string;
   corsOrigins: string[];
   trustProxy: boolean;
+  /** Seconds a graceful shutdown may take before the process exits anyway (code 1). */
+  shutdownTimeoutSeconds: number;
 }
 
 const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
@@ -104,5 +106,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL ?? 'info',
     corsOrigins,
     trustProxy: env.TRUST_PROXY === 'true',
+    shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT ?? 10,
   };
 }

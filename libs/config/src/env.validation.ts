@@ -112,6 +112,14 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'TRUST_PROXY must be "true" or "false"' })
   TRUST_PROXY?: string;
+
+  /** Seconds a shutdown (SIGTERM, SIGINT) may take before the process is forced to exit. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(600)
+  SHUTDOWN_TIMEOUT?: number;
 }
 
 export class ConfigValidationError extends Error {

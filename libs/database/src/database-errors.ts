@@ -52,7 +52,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (e.code && (CONNECTION_CODES.has(e.code) || e.code.startsWith('SQLITE_IOERR'))) return true;
   const message = e.message ?? '';
   return (
-    /Pool is closed|Connection lost|connection is in closed state|Can't add new command when connection is in closed state|Queue limit reached|The database connection is not open/i.test(
+    /Pool is closed|Connection lost|connection is in closed state|Can't add new command when connection is in closed state|Queue limit reached|The database connection is not open|Connection is not established/i.test(
       message,
     ) || (error as { name?: string }).name === 'CannotExecuteNotConnectedError'
   );

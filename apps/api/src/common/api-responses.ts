@@ -31,12 +31,18 @@ export const ApiCommonErrors = (): MethodDecorator & ClassDecorator =>
   applyDecorators(
     ApiResponse({
       status: 429,
-      description: 'Rate limit exceeded; `Retry-After` gives the seconds to wait',
+      description: 'Rate limit of the client exceeded',
       type: ErrorResponse,
       example: { error: MESSAGES.tooManyRequests },
+      headers: {
+        'Retry-After': {
+          description: 'Seconds to wait before the next request (at least 1)',
+          schema: { type: 'integer', minimum: 1, example: 42 },
+        },
+      },
     }),
-    error(503, 'Database unreachable', MESSAGES.databaseUnavailable),
-    error(500, 'Unexpected error (never a stack trace)', MESSAGES.internal),
+    error(503, 'Database unreachable (retry later)', MESSAGES.databaseUnavailable),
+    error(500, 'Unexpected error (never a stack trace or SQL text)', MESSAGES.internal),
   );
 
 /** Errors of routes that need a token. */
@@ -44,13 +50,47 @@ export const ApiTokenErrors = (): MethodDecorator & ClassDecorator =>
   applyDecorators(
     ApiResponse({
       status: 401,
-      description: `No token (\`${MESSAGES.noToken}\`) or an unknown or revoked one (\`${MESSAGES.invalidToken}\`); with \`WWW-Authenticate: Bearer\``,
+      description: 'No token, or an unknown or revoked one',
       type: ErrorResponse,
-      example: { error: MESSAGES.noToken },
+      headers: {
+        'WWW-Authenticate': { description: 'Always `Bearer`', schema: { type: 'string' } },
+      },
+      examples: {
+        noToken: {
+          summary: 'No Authorization header, another scheme or an empty token',
+          value: { error: MESSAGES.noToken },
+        },
+        invalidToken: {
+          summary: 'Unknown or revoked token',
+          value: { error: MESSAGES.invalidToken },
+        },
+      },
     }),
   );
 
-export const ApiBadRequest = (description = 'Invalid input; `details` lists each problem') =>
-  ApiResponse({ status: 400, description, type: ErrorResponse });
+export const ApiBadRequest = (
+  description = 'Invalid input; `details` lists each problem',
+  example: { error: string; details: string[] } = {
+    error: MESSAGES.invalidBody,
+    details: [
+      'date : champ obligatoire',
+      'total_cases : doit être un entier de 0 à 9007199254740991',
+    ],
+  },
+) => ApiResponse({ status: 400, description, type: ErrorResponse, example });
 
 export const ApiNotFound = (example: string) => error(404, 'Not found', example);
+
+export const ApiConflict = () =>
+  error(409, 'A record for that country and date already exists', MESSAGES.duplicateRecord);
+
+/** Errors of routes that take a JSON body (besides 400). */
+export const ApiBodyErrors = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(
+    error(413, 'Body larger than BODY_LIMIT', MESSAGES.payloadTooLarge),
+    error(
+      415,
+      'Body that is not JSON (Content-Type other than application/json)',
+      MESSAGES.unsupportedMediaType,
+    ),
+  );

@@ -18,7 +18,7 @@ export class CovidPublicController {
   @ApiOperation({
     summary: 'The 10 most recent records over all countries (date, then id, descending)',
   })
-  @ApiOkResponse({ type: [RecordResponse] })
+  @ApiOkResponse({ description: 'At most 10 records', type: [RecordResponse] })
   latest(): Promise<SeriesRecord[]> {
     return this.series.latest();
   }
@@ -28,8 +28,11 @@ export class CovidPublicController {
     summary:
       "One country's records within the 30 days ending at its most recent record, newest first",
   })
-  @ApiOkResponse({ type: [RecordResponse] })
-  @ApiBadRequest('Invalid country name')
+  @ApiOkResponse({ description: 'At most 30 daily records', type: [RecordResponse] })
+  @ApiBadRequest('Invalid country name', {
+    error: MESSAGES.invalidParam,
+    details: ['country : doit contenir de 1 à 100 caractères'],
+  })
   @ApiNotFound(MESSAGES.countryNotFound)
   country(@Param() { country }: CountryParamDto): Promise<SeriesRecord[]> {
     return this.series.countryWindow(country);
@@ -37,7 +40,7 @@ export class CovidPublicController {
 
   @Get('totals')
   @ApiOperation({ summary: "Worldwide totals: sums of each country's most recent record" })
-  @ApiOkResponse({ type: TotalsResponse })
+  @ApiOkResponse({ description: 'Zeros when there is no record', type: TotalsResponse })
   totals(): Promise<Totals> {
     return this.series.totals();
   }

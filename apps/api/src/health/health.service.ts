@@ -1,35 +1,74 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { ThrottlerStorage } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
+import { MESSAGES } from '@app/common';
+import { ResilientThrottlerStorage } from '../rate-limit/resilient-throttler.storage';
+import { THROTTLER_STORAGE } from '../rate-limit/throttler-storage.module';
+import { ShutdownDrain } from './shutdown-drain.service';
 
+export type Probe = 'up' | 'down';
+
+/**
+ * `ok`: everything answers. `degraded`: the database answers but Redis does not (the instance
+ * serves; its rate limit is counted locally until Redis is back). `unavailable`: the database does
+ * not answer (503; the instance recovers by itself when it is back). `stopping`: the instance
+ * received SIGTERM and finishes its requests in flight (503: send new requests elsewhere).
+ */
 export interface HealthReport {
-  status: 'ok' | 'unavailable';
-  database: 'up' | 'down';
+  status: 'ok' | 'degraded' | 'unavailable' | 'stopping';
+  database: Probe;
+  /** Only when `REDIS_URL` is set. */
+  redis?: Probe;
+  /** Only on 503, like every 503 body. */
+  error?: string;
 }
 
 const PROBE_TIMEOUT_MS = 2000;
 
+/** Resolves to false when the probe fails or takes longer than PROBE_TIMEOUT_MS. */
+async function answers(probe: () => Promise<unknown>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS);
+  });
+  try {
+    const result = probe().then(
+      () => true,
+      () => false,
+    );
+    return await Promise.race([result, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 @Injectable()
 export class HealthService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(THROTTLER_STORAGE) private readonly throttlerStorage: ThrottlerStorage,
+    private readonly shutdown: ShutdownDrain,
+  ) {}
 
   async check(): Promise<HealthReport> {
-    const database = (await this.databaseAnswers()) ? 'up' : 'down';
-    return { status: database === 'up' ? 'ok' : 'unavailable', database };
-  }
-
-  private async databaseAnswers(): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS);
-    });
-    try {
-      const probe = this.dataSource
-        .query('SELECT 1')
-        .then(() => true)
-        .catch(() => false);
-      return await Promise.race([probe, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    const storage = this.throttlerStorage;
+    const [database, redis] = await Promise.all([
+      answers(() => this.dataSource.query('SELECT 1')),
+      storage instanceof ResilientThrottlerStorage ? answers(() => storage.ping()) : undefined,
+    ]);
+    const report: HealthReport = {
+      status: this.shutdown.stopping
+        ? 'stopping'
+        : !database
+          ? 'unavailable'
+          : redis === false
+            ? 'degraded'
+            : 'ok',
+      database: database ? 'up' : 'down',
+    };
+    if (redis !== undefined) report.redis = redis ? 'up' : 'down';
+    if (report.status === 'stopping') report.error = MESSAGES.shuttingDown;
+    else if (!database) report.error = MESSAGES.databaseUnavailable;
+    return report;
   }
 }

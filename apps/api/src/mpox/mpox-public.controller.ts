@@ -17,7 +17,7 @@ export class MpoxPublicController {
     summary:
       'MPOX totals (sums of each country’s latest record), countries, last date and top 5 countries',
   })
-  @ApiOkResponse({ type: SeriesSummaryResponse })
+  @ApiOkResponse({ description: 'The summary', type: SeriesSummaryResponse })
   summary(): Promise<SeriesSummary> {
     return this.series.summary();
   }

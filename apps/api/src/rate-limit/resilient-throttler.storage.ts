@@ -34,6 +34,29 @@ export class ResilientThrottlerStorage implements ThrottlerStorage {
     return this.redis;
   }
 
+  /**
+   * Resolves once the first connection is ready, or at its first failure, or after `timeoutMs`:
+   * start-up waits for Redis a little so that the first requests are already counted in the shared
+   * budget, and goes on (counting locally) when Redis is down.
+   */
+  async waitUntilReady(timeoutMs: number): Promise<void> {
+    if (this.redis.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.redis.off('ready', done).off('error', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.redis.once('ready', done).once('error', done);
+    });
+  }
+
+  /** Rejects when Redis does not answer (health check). */
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
   async increment(
     key: string,
     ttl: number,

@@ -5,16 +5,21 @@ import { ResilientThrottlerStorage } from './resilient-throttler.storage';
 
 export const THROTTLER_STORAGE = Symbol('THROTTLER_STORAGE');
 
+/** How long start-up waits for Redis before serving with local counters. */
+const REDIS_START_TIMEOUT_MS = 3000;
+
 /** The rate-limit counters: in memory, or in Redis when `REDIS_URL` is set. */
 @Module({
   providers: [
     {
       provide: THROTTLER_STORAGE,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): ThrottlerStorage =>
-        config.redisUrl
-          ? new ResilientThrottlerStorage(config.redisUrl)
-          : new ThrottlerStorageService(),
+      useFactory: async (config: AppConfig): Promise<ThrottlerStorage> => {
+        if (!config.redisUrl) return new ThrottlerStorageService();
+        const storage = new ResilientThrottlerStorage(config.redisUrl);
+        await storage.waitUntilReady(REDIS_START_TIMEOUT_MS);
+        return storage;
+      },
     },
   ],
   exports: [THROTTLER_STORAGE],

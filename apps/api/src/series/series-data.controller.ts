@@ -25,11 +25,12 @@ import {
 } from '@app/series';
 import {
   ApiBadRequest,
+  ApiBodyErrors,
   ApiCommonErrors,
+  ApiConflict,
   ApiNotFound,
   ApiTokenErrors,
   CreatedAck,
-  ErrorResponse,
   WriteAck,
 } from '../common/api-responses';
 import { IdParamDto } from '../common/id-param.dto';
@@ -56,8 +57,11 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       summary: `List ${definition.label} records`,
       description: '`date` descending then `id` descending. Large results are streamed.',
     })
-    @ApiOkResponse({ type: [RecordResponse] })
-    @ApiBadRequest()
+    @ApiOkResponse({ description: 'The records', type: [RecordResponse] })
+    @ApiBadRequest('Malformed query parameter', {
+      error: MESSAGES.invalidQuery,
+      details: ['limit : doit être un entier strictement positif'],
+    })
     async list(@Query() query: ListQueryDto): Promise<string | StreamableFile> {
       const body = await this.series.list(query);
       if (body.kind === 'text') return body.json;
@@ -66,26 +70,38 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
 
     @Post('data')
     @HttpCode(201)
-    @ApiOperation({ summary: `Create a ${definition.label} record` })
+    @ApiOperation({
+      summary: `Create a ${definition.label} record`,
+      description: 'One record per country and date (case and surrounding blanks ignored).',
+    })
     @ApiResponse({
       status: 201,
+      description: 'Created',
       type: CreatedAck,
       example: { success: true, message: MESSAGES.created, id: 1234 },
     })
     @ApiBadRequest()
-    @ApiResponse({ status: 409, type: ErrorResponse, example: { error: MESSAGES.duplicateRecord } })
-    @ApiResponse({ status: 413, type: ErrorResponse, example: { error: MESSAGES.payloadTooLarge } })
+    @ApiConflict()
+    @ApiBodyErrors()
     async create(@Body() body: RecordBodyDto): Promise<CreatedAck> {
       const id = await this.series.create(body);
       return { success: true, message: MESSAGES.created, id };
     }
 
     @Put('data/:id')
-    @ApiOperation({ summary: `Replace a ${definition.label} record` })
-    @ApiOkResponse({ type: WriteAck, example: { success: true, message: MESSAGES.updated } })
+    @ApiOperation({
+      summary: `Replace a ${definition.label} record`,
+      description: 'A full replacement: every field of the body is required.',
+    })
+    @ApiOkResponse({
+      description: 'Updated',
+      type: WriteAck,
+      example: { success: true, message: MESSAGES.updated },
+    })
     @ApiBadRequest()
     @ApiNotFound(MESSAGES.recordNotFound)
-    @ApiResponse({ status: 409, type: ErrorResponse, example: { error: MESSAGES.duplicateRecord } })
+    @ApiConflict()
+    @ApiBodyErrors()
     async update(@Param() { id }: IdParamDto, @Body() body: RecordBodyDto): Promise<WriteAck> {
       await this.series.update(id, body);
       return { success: true, message: MESSAGES.updated };
@@ -93,8 +109,15 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
 
     @Delete('data/:id')
     @ApiOperation({ summary: `Delete a ${definition.label} record` })
-    @ApiOkResponse({ type: WriteAck, example: { success: true, message: MESSAGES.deleted } })
-    @ApiBadRequest()
+    @ApiOkResponse({
+      description: 'Deleted',
+      type: WriteAck,
+      example: { success: true, message: MESSAGES.deleted },
+    })
+    @ApiBadRequest('Invalid `id` (a positive integer)', {
+      error: MESSAGES.invalidParam,
+      details: ['id : doit être un entier strictement positif'],
+    })
     @ApiNotFound(MESSAGES.recordNotFound)
     async remove(@Param() { id }: IdParamDto): Promise<WriteAck> {
       await this.series.remove(id);
@@ -103,15 +126,18 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
 
     @Get('countries')
     @ApiOperation({ summary: `Countries with ${definition.label} records, by name` })
-    @ApiOkResponse({ type: [CountrySummaryResponse] })
+    @ApiOkResponse({ description: 'One entry per country', type: [CountrySummaryResponse] })
     countries(): Promise<CountrySummaryResponse[]> {
       return this.series.countries();
     }
 
     @Get('stats')
     @ApiOperation({ summary: `${definition.label} statistics of one country` })
-    @ApiOkResponse({ type: CountryStatsResponse })
-    @ApiBadRequest('Missing or invalid `country`')
+    @ApiOkResponse({ description: 'The statistics', type: CountryStatsResponse })
+    @ApiBadRequest('Missing or invalid `country`', {
+      error: MESSAGES.invalidQuery,
+      details: ['country : champ obligatoire'],
+    })
     @ApiNotFound(MESSAGES.countryNotFound)
     stats(@Query() { country }: StatsQueryDto): Promise<CountryStatsResponse> {
       return this.series.stats(country);

@@ -17,7 +17,7 @@ export class StatsController {
 
   @Get('summary')
   @ApiOperation({ summary: 'COVID and MPOX totals, computed as for /covid/public/totals' })
-  @ApiOkResponse({ type: StatsSummaryResponse })
+  @ApiOkResponse({ description: 'Both totals', type: StatsSummaryResponse })
   async summary(): Promise<{ covid: Totals; mpox: Totals }> {
     const [covid, mpox] = await Promise.all([this.covid.totals(), this.mpox.totals()]);
     return { covid, mpox };

@@ -1,0 +1,42 @@
+import helmet from '@fastify/helmet';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppConfig } from '@app/config';
+import { REQUEST_ID_HEADER } from '../logging/request-id';
+
+/**
+ * Security headers (helmet) on every response, with a content security policy that still lets the
+ * Swagger UI at /api/docs run (its own scripts and styles only; inline styles and data: images).
+ */
+export async function registerSecurityHeaders(app: NestFastifyApplication): Promise<void> {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+  });
+}
+
+/**
+ * CORS from `CORS_ORIGINS`: empty = off (no CORS headers: browsers on other origins are refused),
+ * `*` = any origin, otherwise the listed origins only. Tokens travel in `Authorization`, never in
+ * cookies, so credentials are not enabled.
+ */
+export function enableCors(app: NestFastifyApplication, config: AppConfig): void {
+  if (config.corsOrigins.length === 0) return;
+  app.enableCors({
+    origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
+    methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type', REQUEST_ID_HEADER],
+    exposedHeaders: [REQUEST_ID_HEADER, 'Retry-After', 'WWW-Authenticate'],
+    maxAge: 600,
+  });
+}

@@ -1,0 +1,165 @@
+import { MESSAGES } from '@app/common';
+import { AppRoute, appRoutes } from './support/app-routes';
+import { TestApp, bootTestApp } from './support/test-app';
+
+interface Response {
+  description?: string;
+  headers?: Record<string, unknown>;
+  content?: Record<
+    string,
+    { schema?: { $ref?: string }; example?: unknown; examples?: Record<string, unknown> }
+  >;
+}
+interface Operation {
+  summary?: string;
+  parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown }>;
+  requestBody?: { content: Record<string, { schema?: { $ref?: string } }> };
+  responses: Record<string, Response>;
+  security?: Array<Record<string, string[]>>;
+}
+interface OpenApi {
+  openapi: string;
+  info: { title: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+}
+
+describe('OpenAPI document (/api/docs-json)', () => {
+  let t: TestApp;
+  let doc: OpenApi;
+  let routes: AppRoute[];
+
+  beforeAll(async () => {
+    t = await bootTestApp({ THROTTLE_LIMIT: '1' });
+    const res = await t.http.get('/api/docs-json');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    doc = res.body as OpenApi;
+    routes = appRoutes(t.app);
+  });
+  afterAll(() => t.close());
+
+  const operation = (route: AppRoute) => doc.paths[route.path]?.[route.method];
+
+  it('is OpenAPI 3 with the bearer scheme', () => {
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.info.title).toBe('COVID-19 and MPOX data API');
+    expect(doc.components.securitySchemes).toEqual({
+      bearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    });
+  });
+
+  it('documents every route of the application, and nothing else', () => {
+    expect(routes.length).toBeGreaterThanOrEqual(18);
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(documented.sort()).toEqual(
+      routes.map((r) => `${r.method.toUpperCase()} ${r.path}`).sort(),
+    );
+  });
+
+  it('gives each operation a summary and a described success response', () => {
+    for (const route of routes) {
+      const op = operation(route);
+      expect({ route, summary: op.summary }).toEqual({ route, summary: expect.any(String) });
+      const success = Object.keys(op.responses).filter((status) => /^2/.test(status));
+      expect({ route, success }).toEqual({ route, success: [expect.any(String)] });
+      for (const [status, response] of Object.entries(op.responses)) {
+        expect({ route, status, description: response.description }).toEqual({
+          route,
+          status,
+          description: expect.stringMatching(/\S/),
+        });
+      }
+    }
+  });
+
+  it('puts the bearer scheme and 401 exactly on the routes that need a token', () => {
+    for (const route of routes) {
+      const op = operation(route);
+      if (route.isPublic) {
+        expect({ route, security: op.security, has401: '401' in op.responses }).toEqual({
+          route,
+          security: undefined,
+          has401: false,
+        });
+      } else {
+        expect({ route, security: op.security }).toEqual({ route, security: [{ bearer: [] }] });
+        const unauthorized = op.responses['401'];
+        expect(unauthorized.headers).toHaveProperty('WWW-Authenticate');
+        expect(unauthorized.content?.['application/json'].examples).toEqual({
+          noToken: expect.objectContaining({ value: { error: MESSAGES.noToken } }),
+          invalidToken: expect.objectContaining({ value: { error: MESSAGES.invalidToken } }),
+        });
+      }
+    }
+  });
+
+  it('documents every error status with the error body and an example', () => {
+    for (const route of routes) {
+      const op = operation(route);
+      const expected = route.path === '/api/health' ? ['503'] : ['429', '500', '503'];
+      expect({ route, statuses: Object.keys(op.responses) }).toEqual({
+        route,
+        statuses: expect.arrayContaining(expected),
+      });
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (Number(status) < 400 || route.path === '/api/health') continue;
+        const content = response.content?.['application/json'];
+        expect({ route, status, schema: content?.schema }).toEqual({
+          route,
+          status,
+          schema: { $ref: '#/components/schemas/ErrorResponse' },
+        });
+        expect({ route, status, example: content?.example ?? content?.examples }).toEqual({
+          route,
+          status,
+          example: expect.anything(),
+        });
+      }
+    }
+    const limited = operation({ method: 'get', path: '/api/covid/public/latest', isPublic: true });
+    expect(limited.responses['429'].headers).toHaveProperty('Retry-After');
+  });
+
+  it('documents bodies, their errors, and every path and query parameter', () => {
+    for (const route of routes) {
+      const op = operation(route);
+      const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const documentedPathParams = (op.parameters ?? [])
+        .filter((p) => p.in === 'path')
+        .map((p) => p.name);
+      expect({ route, params: documentedPathParams }).toEqual({ route, params: pathParams });
+      if (route.method === 'post' || route.method === 'put') {
+        expect(op.requestBody?.content['application/json'].schema).toEqual({
+          $ref: '#/components/schemas/RecordBodyDto',
+        });
+        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '413', '415']));
+      } else {
+        expect({ route, body: op.requestBody }).toEqual({ route, body: undefined });
+      }
+    }
+    const list = operation({ method: 'get', path: '/api/covid/data', isPublic: false });
+    expect(list.parameters?.filter((p) => p.in === 'query').map((p) => p.name)).toEqual([
+      'country',
+      'from',
+      'to',
+      'limit',
+      'offset',
+    ]);
+    const stats = operation({ method: 'get', path: '/api/mpox/stats', isPublic: false });
+    expect(stats.parameters).toEqual([
+      expect.objectContaining({ name: 'country', in: 'query', required: true }),
+    ]);
+  });
+
+  it('is public and not rate-limited, like the UI', async () => {
+    for (let i = 0; i < 3; i++) {
+      expect((await t.http.get('/api/docs-json')).status).toBe(200);
+      const ui = await t.http.get('/api/docs');
+      expect(ui.status).toBe(200);
+      expect(ui.headers['content-type']).toMatch(/^text\/html/);
+    }
+  });
+});

@@ -1,0 +1,76 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { get } from 'node:http';
+import { join } from 'node:path';
+import { DatabaseConfig } from '@app/config';
+
+export const ROOT = join(__dirname, '..', '..');
+/** The built API (`npm run build`); test/support/global-setup.js builds it when it is stale. */
+export const API_MAIN = 'dist/apps/api/apps/api/src/main.js';
+
+/** The variables that point the API at a throw-away test database. */
+export function databaseEnv(db: DatabaseConfig): Record<string, string> {
+  return db.type === 'sqlite'
+    ? { DB_TYPE: 'sqlite', DB_PATH: db.path }
+    : {
+        DB_TYPE: 'mysql',
+        DB_HOST: db.host,
+        DB_PORT: String(db.port),
+        DB_USER: db.user,
+        DB_PASSWORD: db.password,
+        DB_NAME: db.name,
+      };
+}
+
+export interface ApiProcess {
+  child: ChildProcess;
+  /** Everything written to standard output so far (JSON log lines). */
+  output(): string;
+  /** Resolves with the exit code and signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** The status of GET /api/health, or undefined when nothing answers. */
+export function healthStatus(port: number, host = '127.0.0.1'): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const req = get({ host, port, path: '/api/health', agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+    });
+    req.on('error', () => resolve(undefined));
+    req.setTimeout(5000, () => req.destroy());
+  });
+}
+
+/**
+ * Starts the built API as a child process with exactly `env` (plus PATH) and resolves once its
+ * health check answers 200 on `env.PORT` (bounded wait); rejects with its output when it exits or
+ * does not start.
+ */
+export async function startApi(
+  env: Record<string, string>,
+  args: string[] = [API_MAIN],
+): Promise<ApiProcess> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  let alive = true;
+  void exited.then(() => (alive = false));
+  let started = false;
+  for (let attempt = 0; attempt < 120 && alive && !started; attempt++) {
+    started = (await healthStatus(Number(env.PORT))) === 200;
+    if (!started) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  if (!started) {
+    child.kill('SIGKILL');
+    throw new Error(`the API did not start:\n${output}`);
+  }
+  return { child, output: () => output, exited };
+}
