@@ -98,10 +98,13 @@ describe('docker-compose.yml and Dockerfile', () => {
     const text = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
     const used = new Set([...text.matchAll(/\$\{(\w+)/g)].map((m) => m[1]));
     expect([...used].filter((name) => !(name in envExample))).toEqual([]);
+    // `docker compose up` works with no other step (local-only defaults); .env overrides them.
     for (const secret of ['DB_PASSWORD', 'MYSQL_ROOT_PASSWORD']) {
-      expect(text).toMatch(new RegExp(`\\$\\{${secret}:\\?`));
+      expect(text).toMatch(new RegExp(`\\$\\{${secret}:-local-only-`));
     }
-    expect(() => interpolate(api.environment?.DB_PASSWORD ?? '', {})).toThrow('DB_PASSWORD');
+    expect(interpolate(api.environment?.DB_PASSWORD ?? '', {})).toBe('local-only-db-password');
+    expect(interpolate(api.environment?.DB_PASSWORD ?? '', { DB_PASSWORD: 's3cret' })).toBe('s3cret');
+    expect(text).not.toMatch(/ports:[\s\S]*3306/);
     const ignored = await run('git', ['check-ignore', '.env'], { cwd: ROOT });
     expect(ignored.stdout.trim()).toBe('.env');
     const dockerignore = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n');
