@@ -30,6 +30,8 @@ export interface AppConfig {
   logLevel: string;
   corsOrigins: string[];
   trustProxy: boolean;
+  /** How often each instance checks the database for token changes (ms). */
+  tokenRefreshMs: number;
 }
 
 const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
@@ -104,5 +106,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL ?? 'info',
     corsOrigins,
     trustProxy: env.TRUST_PROXY === 'true',
+    tokenRefreshMs: env.TOKEN_REFRESH_MS ?? 1000,
   };
 }

@@ -111,6 +111,13 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'TRUST_PROXY must be "true" or "false"' })
   TRUST_PROXY?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  TOKEN_REFRESH_MS?: number;
 }
 
 export class ConfigValidationError extends Error {
