@@ -21,6 +21,8 @@ module.exports = {
   moduleNameMapper: {
     '^@app/(common|config|database|series)(|/.*)$': '<rootDir>/libs/$1/src$2',
   },
+  // Builds the admin command line when dist is missing or stale (its tests run the built entry point).
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -104,7 +104,7 @@ export function stateOf(token: TokenSummary, now: number): TokenState {
   return token.expiresAt > now ? 'expiring' : 'expired';
 }
 
-function checkClient(client: string): void {
+export function checkClient(client: string): void {
   if (!CLIENT_NAME.test(client)) {
     throw CliError.usage(
       `invalid client name "${client}": 1 to 64 letters, digits, ".", "_", "@" or "-"`,

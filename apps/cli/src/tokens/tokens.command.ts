@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { withService } from '../cli-context';
 import { parseDuration } from './duration';
-import { TokenAdminService, TokenListing } from './token-admin.service';
+import { TokenAdminService, TokenListing, checkClient } from './token-admin.service';
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -36,15 +36,16 @@ export function tokensCommand(): Command {
     .command('create')
     .description('issue the first token of a client (printed once, never stored)')
     .argument('<client>', 'client name (letters, digits, . _ @ -)')
-    .action((client: string) =>
-      withService(TokenAdminService, async (admin) => {
+    .action((client: string) => {
+      checkClient(client);
+      return withService(TokenAdminService, async (admin) => {
         const { token, prefix } = await admin.create(client);
         err(
           `Token issued for "${client}" (prefix ${prefix}). Store it now: it is never shown again.`,
         );
         out(token);
-      }),
-    );
+      });
+    });
 
   tokens
     .command('list')
@@ -76,6 +77,7 @@ export function tokensCommand(): Command {
     .argument('<client>', 'client name')
     .option('--grace <duration>', 'old tokens expire after this long (90s, 30m, 24h, 7d)')
     .action((client: string, options: { grace?: string }) => {
+      checkClient(client);
       const grace =
         options.grace === undefined ? undefined : parseDuration(options.grace, '--grace');
       return withService(TokenAdminService, async (admin) => {
@@ -97,12 +99,13 @@ export function tokensCommand(): Command {
     .description("revoke all of a client's tokens, or only the one with --token-prefix")
     .argument('<client>', 'client name')
     .option('--token-prefix <prefix>', 'revoke only the token with this prefix (see tokens list)')
-    .action((client: string, options: { tokenPrefix?: string }) =>
-      withService(TokenAdminService, async (admin) => {
+    .action((client: string, options: { tokenPrefix?: string }) => {
+      checkClient(client);
+      return withService(TokenAdminService, async (admin) => {
         const count = await admin.revoke(client, options.tokenPrefix);
         out(`Revoked ${count} token(s) of "${client}".`);
-      }),
-    );
+      });
+    });
 
   return tokens;
 }

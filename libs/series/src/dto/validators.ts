@@ -33,7 +33,8 @@ export function apiDateProblem(
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) {
     return `${property} : doit être une date au format AAAA-MM-JJ`;
   }
-  if (!isCalendarDate(value)) return `${property} : ${String(value)} n'est pas une date du calendrier`;
+  if (!isCalendarDate(value))
+    return `${property} : ${String(value)} n'est pas une date du calendrier`;
   if (range && (value < MIN_RECORD_DATE || value > latestRecordDate())) {
     return `${property} : doit être comprise entre ${MIN_RECORD_DATE} et demain (UTC)`;
   }
