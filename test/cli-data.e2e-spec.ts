@@ -148,17 +148,11 @@ describe('admin command line: import and export', () => {
       ].join('\n'),
     );
     const list = await t.http.get('/api/covid/data').set(t.auth());
-    expect(
-      list.body.map((r: Record<string, unknown>) => [
-        r.date,
-        r.country,
-        r.total_cases,
-        r.new_deaths,
-      ]),
-    ).toEqual([
-      ['2021-01-01', 'Testland', 15, 1],
-      ['2021-01-01', 'Quoted, Land', 5, -2.5],
-    ]);
+    const rows = (list.body as Record<string, unknown>[]).map((r) =>
+      [r.date, r.country, r.total_cases, r.new_deaths].join('|'),
+    );
+    // Ids (hence the order within one date) differ between the drivers.
+    expect(rows.sort()).toEqual(['2021-01-01|Quoted, Land|5|-2.5', '2021-01-01|Testland|15|1']);
   });
 
   it('refuses bad arguments and unreadable files with a clear message', async () => {
