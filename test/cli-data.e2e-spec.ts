@@ -125,6 +125,7 @@ describe('admin command line: import and export', () => {
       'Testland,2021-01-03,12,abc,1,0',
       'Testland,2021-01-04,12.5,0.5,-1,0',
       'Testland,2021-01-05,13',
+      ',2021-01-06,,,,',
       '"Quoted, Land",2021-01-01,5.0,5.0,0.0,-2.5',
       '',
       'Testland,2021-01-01,15,5,2,1',
@@ -133,9 +134,9 @@ describe('admin command line: import and export', () => {
     const result = await cli('import', 'covid', file);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
-      `format:    trimmed\n${summary(8, 2, 1, 5)}\n` +
+      `format:    trimmed\n${summary(9, 2, 1, 6)}\n` +
         '  1 figures not reported (empty cells)\n' +
-        '  4 invalid rows (each reported above with its line number)\n',
+        '  5 invalid rows (each reported above with its line number)\n',
     );
     expect(result.stderr).toBe(
       [
@@ -143,7 +144,8 @@ describe('admin command line: import and export', () => {
         "line 5: new_cases : « abc » n'est pas un nombre",
         `line 6: total_cases : doit être un entier de 0 à ${Number.MAX_SAFE_INTEGER}; total_deaths : doit être un entier de 0 à ${Number.MAX_SAFE_INTEGER}`,
         'line 7: 6 colonnes attendues, 3 trouvées',
-        'error: 4 invalid row(s) were not imported (see their line numbers above); every other row was',
+        'line 8: country : doit contenir de 1 à 100 caractères',
+        'error: 5 invalid row(s) were not imported (see their line numbers above); every other row was',
         '',
       ].join('\n'),
     );
