@@ -47,7 +47,7 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Cli
 /** Polls `check` until it is true (bounded: at most `attempts` times, `everyMs` apart). */
 export async function eventually(
   check: () => Promise<boolean>,
-  { attempts = 50, everyMs = 100 } = {},
+  { attempts = 100, everyMs = 100 } = {},
 ): Promise<boolean> {
   for (let i = 0; i < attempts; i++) {
     if (await check()) return true;
