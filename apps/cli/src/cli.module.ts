@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { ApiTokenRepository, DatabaseModule } from '@app/database';
-import { ExportService } from './data/export.service';
-import { ImportService } from './data/import.service';
+import { ExportService } from './records/export.service';
+import { ImportService } from './records/import.service';
 import { TokenAdminService } from './tokens/token-admin.service';
 
 /** The admin command line's services, on the API's configuration and database (migrations run). */
