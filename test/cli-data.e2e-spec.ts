@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -155,6 +155,19 @@ describe('admin command line: import and export', () => {
     );
     // Ids (hence the order within one date) differ between the drivers.
     expect(rows.sort()).toEqual(['2021-01-01|Quoted, Land|5|-2.5', '2021-01-01|Testland|15|1']);
+  });
+
+  it('imports the rows read before a file turns out truncated, and says so', async () => {
+    const file = join(dir, 'truncated.csv.gz');
+    writeFileSync(file, readFileSync(TRIMMED_MPOX).subarray(0, 4000));
+    const result = await cli('import', 'covid', file);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^error: reading .*truncated\.csv\.gz failed after line (\d+): unexpected end of file; every row read before was imported\n$/,
+    );
+    const read = Number(/rows read: (\d+)/.exec(result.stdout)![1]);
+    expect(read).toBeGreaterThan(0);
+    expect(result.stdout).toContain(summary(read, read, 0, 0));
   });
 
   it('refuses bad arguments and unreadable files with a clear message', async () => {

@@ -35,7 +35,9 @@ export function printSummary(summary: ImportSummary, seconds: number): void {
 /** `import covid|mpox <file>` and `export covid|mpox [--country X]`. */
 export function dataCommands(): Command[] {
   const importCommand = new Command('import')
-    .description('insert or update records from a CSV file (trimmed or Our World in Data format, gzip or not)')
+    .description(
+      'insert or update records from a CSV file (trimmed or Our World in Data format, gzip or not)',
+    )
     .argument('<dataset>', 'covid or mpox')
     .argument('<file>', 'a .csv or .csv.gz file')
     .action((dataset: string, file: string) => {

@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { once } from 'node:events';
 import { DataSource } from 'typeorm';
 import { countryKey } from '@app/common';
-import { ListCursor, ListFilter, SeriesDefinition, SeriesRepository, SeriesRecord } from '@app/series';
+import {
+  ListCursor,
+  ListFilter,
+  SeriesDefinition,
+  SeriesRepository,
+  SeriesRecord,
+} from '@app/series';
 import { CliError } from '../cli-error';
 import { TRIMMED_COLUMNS, csvField } from './csv-format';
 
@@ -16,7 +22,11 @@ const PAGE = 5000;
 export class ExportService {
   constructor(private readonly dataSource: DataSource) {}
 
-  async run(series: SeriesDefinition, out: NodeJS.WritableStream, country?: string): Promise<number> {
+  async run(
+    series: SeriesDefinition,
+    out: NodeJS.WritableStream,
+    country?: string,
+  ): Promise<number> {
     const repository = new SeriesRepository(this.dataSource, series);
     const filter: ListFilter = {
       countryKey: country === undefined ? undefined : countryKey(country),

@@ -39,7 +39,11 @@ interface Batch {
 export class ImportService {
   constructor(private readonly dataSource: DataSource) {}
 
-  async run(series: SeriesDefinition, file: string, progress: ImportProgress): Promise<ImportSummary> {
+  async run(
+    series: SeriesDefinition,
+    file: string,
+    progress: ImportProgress,
+  ): Promise<ImportSummary> {
     const size = fileSize(file);
     const repository = new SeriesRepository(this.dataSource, series);
     const summary: ImportSummary = {
@@ -75,19 +79,26 @@ export class ImportService {
     let format: CsvFormat | undefined;
     let columns = 0;
     let batch: Batch = { records: [], firstLine: 0, lastLine: 0 };
-    let writing: Promise<void> = Promise.resolve();
-    const write = (b: Batch): Promise<void> =>
+    // One batch is written while the next one is parsed; its failure is kept until awaited.
+    let writing: Promise<Error | undefined> = Promise.resolve(undefined);
+    const write = (b: Batch): Promise<Error | undefined> =>
       repository.upsertMany(b.records).then(
         (counts) => {
           summary.inserted += counts.inserted;
           summary.updated += counts.updated;
+          return undefined;
         },
-        (error: unknown) => {
-          throw new CliError(
+        (error: unknown) =>
+          new CliError(
             `writing the batch of lines ${b.firstLine}-${b.lastLine} failed, nothing of it was written: ${describe(error)}`,
-          );
-        },
+          ),
       );
+    const flush = async (): Promise<void> => {
+      const failed = (await writing) ?? (batch.records.length > 0 ? await write(batch) : undefined);
+      batch = { records: [], firstLine: 0, lastLine: 0 };
+      if (failed) throw failed;
+    };
+    let line = 0;
 
     progress.start(size);
     try {
@@ -95,6 +106,7 @@ export class ImportService {
         record: string[];
         info: { lines: number };
       }>) {
+        line = info.lines;
         if (!format) {
           format = detectFormat(record);
           summary.format = format.name;
@@ -119,19 +131,27 @@ export class ImportService {
           batch.records.push(outcome.values);
           batch.lastLine = info.lines;
           if (batch.records.length >= IMPORT_BATCH) {
-            await writing;
+            const failed = await writing;
+            if (failed) throw failed;
             writing = write(batch);
             batch = { records: [], firstLine: 0, lastLine: 0 };
           }
         }
       }
-      await writing;
-      if (batch.records.length > 0) await write(batch);
+      await flush();
     } catch (error) {
-      await writing.catch(() => undefined);
-      if (error instanceof CliError && summary.format !== '') summary.failure = error.message;
-      else if (error instanceof CliError) throw error;
-      else summary.failure = `reading ${file} failed: ${describe(error)}`;
+      if (error instanceof CliError && !format) throw error;
+      if (error instanceof CliError) {
+        await writing;
+        summary.failure = `${error.message}; the import stopped there`;
+      } else {
+        // The file could not be read to its end: what was read before is imported, then reported.
+        const reason = `reading ${file} failed after line ${line}: ${describe(error)}`;
+        summary.failure = await flush().then(
+          () => `${reason}; every row read before was imported`,
+          (failed: Error) => `${reason}; ${failed.message}`,
+        );
+      }
     } finally {
       progress.update(size, summary.rowsRead);
       progress.stop();
