@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT_USAGE } from './cli-error';
 import { describe } from './cli-context';
-import { dataCommands } from './records/data.command';
+import { dataCommands } from './records/records.command';
 import { tokensCommand } from './tokens/tokens.command';
 
 /** The whole command line: `tokens ...`, `import ...`, `export ...`. */
