@@ -27,7 +27,7 @@ module.exports = {
   moduleNameMapper: {
     '^@app/(common|config|database|series)(|/.*)$': '<rootDir>/libs/$1/src$2',
   },
-  globalSetup: '<rootDir>/test/support/global-setup.js',
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DatabaseConfig } from '@app/config';
 
 export const ROOT = join(__dirname, '..', '..');
-/** The built API (`npm run build`); test/support/global-setup.js builds it when it is stale. */
+/** The built API (`npm run build`); test/support/global-setup.ts builds it when it is stale. */
 export const API_MAIN = 'dist/apps/api/apps/api/src/main.js';
 
 /** The variables that point the API at a throw-away test database. */

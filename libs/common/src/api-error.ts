@@ -46,4 +46,5 @@ export const MESSAGES = {
   created: 'Données ajoutées avec succès.',
   updated: 'Données mises à jour avec succès.',
   deleted: 'Données supprimées avec succès.',
+  bulkTooLarge: 'Lot trop volumineux : 10000 enregistrements au plus par requête.',
 } as const;

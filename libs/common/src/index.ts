@@ -1,3 +1,4 @@
 export * from './api-error';
 export * from './country';
 export * from './dates';
+export * from './token-hash';

@@ -33,6 +33,7 @@ describe('configuration', () => {
       corsOrigins: [],
       trustProxy: false,
       shutdownTimeoutSeconds: 10,
+      tokenRefreshMs: 1000,
     });
   });
 
@@ -56,6 +57,7 @@ describe('configuration', () => {
       CORS_ORIGINS: 'https://a.example, https://b.example',
       TRUST_PROXY: 'true',
       SHUTDOWN_TIMEOUT: '30',
+      TOKEN_REFRESH_MS: '250',
     });
     expect(config).toMatchObject({
       env: 'production',
@@ -80,6 +82,7 @@ describe('configuration', () => {
       corsOrigins: ['https://a.example', 'https://b.example'],
       trustProxy: true,
       shutdownTimeoutSeconds: 30,
+      tokenRefreshMs: 250,
     });
   });
 
@@ -97,6 +100,7 @@ describe('configuration', () => {
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ SHUTDOWN_TIMEOUT: '0' }, 'SHUTDOWN_TIMEOUT'],
+    [{ TOKEN_REFRESH_MS: '50' }, 'TOKEN_REFRESH_MS'],
     [{ API_TOKENS: 'no-colon' }, 'API_TOKENS'],
     [{ API_TOKENS: 'a:short' }, 'API_TOKENS'],
     [{ API_TOKENS: 'a:samesame1,b:samesame1' }, 'API_TOKENS'],

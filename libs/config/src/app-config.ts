@@ -32,6 +32,8 @@ export interface AppConfig {
   trustProxy: boolean;
   /** Seconds a graceful shutdown may take before the process exits anyway (code 1). */
   shutdownTimeoutSeconds: number;
+  /** How often each instance checks the database for token changes (ms). */
+  tokenRefreshMs: number;
 }
 
 const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
@@ -107,5 +109,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     corsOrigins,
     trustProxy: env.TRUST_PROXY === 'true',
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT ?? 10,
+    tokenRefreshMs: env.TOKEN_REFRESH_MS ?? 1000,
   };
 }

@@ -120,6 +120,13 @@ export class EnvironmentVariables {
   @Min(1)
   @Max(600)
   SHUTDOWN_TIMEOUT?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  TOKEN_REFRESH_MS?: number;
 }
 
 export class ConfigValidationError extends Error {

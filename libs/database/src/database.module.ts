@@ -8,14 +8,15 @@ import { runMigrations } from './run-migrations';
 /** The TypeORM connection for either driver; pending migrations run before the app serves. */
 @Module({})
 export class DatabaseModule {
-  static forRoot(db: DatabaseConfig): DynamicModule {
+  /** `retryAttempts`: connection attempts before giving up (the admin command line fails fast). */
+  static forRoot(db: DatabaseConfig, { retryAttempts = 10 } = {}): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => ({
             ...buildDataSourceOptions(db),
-            retryAttempts: 10,
+            retryAttempts,
             retryDelay: 3000,
           }),
           dataSourceFactory: async (options) => {

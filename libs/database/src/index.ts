@@ -4,3 +4,4 @@ export * from './entities';
 export * from './migrations';
 export * from './run-migrations';
 export * from './database.module';
+export * from './tokens';

@@ -17,6 +17,8 @@ export const LATEST_COUNT = 10;
 export const COUNTRY_WINDOW_DAYS = 30;
 export const STATS_WINDOW_DAYS = 7;
 export const TOP_COUNTRIES = 5;
+/** Largest batch of `POST /<key>/data/bulk` (MESSAGES.bulkTooLarge says the same number). */
+export const MAX_BULK_RECORDS = 10_000;
 /** Rows fetched per query while a list is streamed. */
 export const LIST_PAGE_SIZE = 5000;
 
@@ -151,6 +153,11 @@ export class SeriesService {
       throw error;
     }
     if (!updated) throw ApiError.notFound(MESSAGES.recordNotFound);
+  }
+
+  /** Insert-or-update by country and date, all in one transaction (all or nothing). */
+  upsertMany(bodies: RecordBodyDto[]): Promise<{ inserted: number; updated: number }> {
+    return this.repository.upsertMany(bodies.map(toValues));
   }
 
   async remove(id: number): Promise<void> {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { ApiTokenRepository } from '@app/database';
 import { ClientThrottlerGuard } from '../rate-limit/client-throttler.guard';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { TokenGuard } from './token.guard';
@@ -12,6 +13,7 @@ import { TokenService } from './token.service';
 @Module({
   imports: [RateLimitModule],
   providers: [
+    ApiTokenRepository,
     TokenService,
     { provide: APP_GUARD, useClass: ClientThrottlerGuard },
     { provide: APP_GUARD, useClass: TokenGuard },

@@ -1,9 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { hashToken } from '@app/common';
 
-/** SHA-256 of a token, as stored and as looked up (never the token itself). */
-export function hashToken(token: string): Buffer {
-  return createHash('sha256').update(token, 'utf8').digest();
-}
+export { hashToken };
 
 /**
  * Compares two secrets in time that does not depend on where they differ: both are hashed to

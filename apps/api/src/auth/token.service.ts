@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import { AppConfig, InjectConfig } from '@app/config';
+import { ApiTokenRepository, listenForTokenChanges } from '@app/database';
 import { bearerToken } from './bearer-token';
 import { hashToken } from './constant-time';
 
@@ -11,9 +12,15 @@ export type Caller =
 interface KnownToken {
   client: string;
   hash: Buffer;
+  /** Database tokens only: row id (for `last_used_at`) and the end of a rotation's grace period. */
+  id?: number;
+  expiresAt?: number | null;
 }
 
 const CALLER = Symbol('caller');
+
+/** `last_used_at` is written in batches, at most this often (and when the app stops). */
+export const USAGE_FLUSH_MS = 10_000;
 
 interface RequestLike {
   headers: Record<string, string | string[] | undefined>;
@@ -21,18 +28,50 @@ interface RequestLike {
 }
 
 /**
- * Resolves bearer tokens to clients from memory (no database round trip per request). Tokens are
- * kept only as SHA-256 hashes and compared with a constant-time comparison.
+ * Resolves bearer tokens to clients from memory (no database round trip per request): the
+ * `API_TOKENS` ones, and a snapshot of the database's valid tokens. Each instance checks the
+ * tokens' revision every `TOKEN_REFRESH_MS` (one tiny query) and reloads them when it changed;
+ * with `REDIS_URL` set, the admin command line also announces changes, and instances reload at
+ * once. Tokens are kept only as SHA-256 hashes and compared with a constant-time comparison.
  */
 @Injectable()
-export class TokenService {
-  private byHash = new Map<string, KnownToken>();
+export class TokenService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('Tokens');
+  private readonly staticTokens = new Map<string, KnownToken>();
+  private databaseTokens = new Map<string, KnownToken>();
+  private revision = -1;
+  private refreshing?: Promise<void>;
+  private refreshFailing = false;
+  private usage = new Map<number, number>();
+  private timers: NodeJS.Timeout[] = [];
+  private stopListening?: () => void;
 
-  constructor(@InjectConfig() config: AppConfig) {
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly repository: ApiTokenRepository,
+  ) {
     for (const { client, token } of config.apiTokens) {
       const hash = hashToken(token);
-      this.byHash.set(hash.toString('hex'), { client, hash });
+      this.staticTokens.set(hash.toString('hex'), { client, hash });
     }
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.refresh();
+    this.timers.push(
+      setInterval(() => void this.refresh(), this.config.tokenRefreshMs).unref(),
+      setInterval(() => void this.flushUsage(), USAGE_FLUSH_MS).unref(),
+    );
+    if (this.config.redisUrl) {
+      this.stopListening = listenForTokenChanges(this.config.redisUrl, () => void this.refresh());
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.timers.forEach(clearInterval);
+    this.stopListening?.();
+    await this.refreshing;
+    await this.flushUsage();
   }
 
   /** The caller of a request, computed once and remembered on the request. */
@@ -47,8 +86,68 @@ export class TokenService {
   resolve(token: string | undefined): Caller {
     if (token === undefined) return { kind: 'anonymous' };
     const hash = hashToken(token);
-    const known = this.byHash.get(hash.toString('hex'));
+    const hex = hash.toString('hex');
+    const known = this.staticTokens.get(hex) ?? this.databaseTokens.get(hex);
     if (!known || !timingSafeEqual(known.hash, hash)) return { kind: 'invalid' };
+    const now = Date.now();
+    if (known.expiresAt != null && now >= known.expiresAt) return { kind: 'invalid' };
+    if (known.id !== undefined) this.usage.set(known.id, now);
     return { kind: 'client', client: known.client };
   }
+
+  /**
+   * Reloads the database tokens when their revision changed. Concurrent calls share one run; on
+   * a database error the last snapshot stays in force (and the next check retries).
+   */
+  refresh(): Promise<void> {
+    this.refreshing ??= this.reloadIfChanged().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async reloadIfChanged(): Promise<void> {
+    try {
+      const revision = await this.repository.currentRevision();
+      if (revision !== this.revision) {
+        const tokens = await this.repository.activeTokens(Date.now());
+        this.databaseTokens = new Map(
+          tokens.map((t) => [
+            t.hash,
+            {
+              client: t.client,
+              hash: Buffer.from(t.hash, 'hex'),
+              id: t.id,
+              expiresAt: t.expiresAt,
+            },
+          ]),
+        );
+        this.revision = revision;
+      }
+      if (this.refreshFailing) this.logger.log('Token store reachable again');
+      this.refreshFailing = false;
+    } catch (error) {
+      if (!this.refreshFailing) {
+        this.logger.warn(`Could not check the tokens, keeping the last known ones: ${name(error)}`);
+      }
+      this.refreshFailing = true;
+    }
+  }
+
+  /** Writes the pending `last_used_at` times in one batch. */
+  async flushUsage(): Promise<void> {
+    if (this.usage.size === 0) return;
+    const batch = this.usage;
+    this.usage = new Map();
+    try {
+      await this.repository.recordUsage(batch);
+    } catch (error) {
+      for (const [id, at] of batch) if ((this.usage.get(id) ?? 0) < at) this.usage.set(id, at);
+      this.logger.warn(`Could not record token usage, will retry: ${name(error)}`);
+    }
+  }
+}
+
+function name(error: unknown): string {
+  return error instanceof Error ? error.name : 'Error';
 }

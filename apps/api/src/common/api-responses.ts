@@ -23,6 +23,17 @@ export class CreatedAck extends WriteAck {
   id: number;
 }
 
+export class BulkAck {
+  @ApiProperty({ example: true })
+  success: boolean;
+
+  @ApiProperty({ example: 2, type: 'integer', description: 'Records that did not exist' })
+  inserted: number;
+
+  @ApiProperty({ example: 1, type: 'integer', description: 'Existing records replaced' })
+  updated: number;
+}
+
 const error = (status: number, description: string, example: string) =>
   ApiResponse({ status, description, type: ErrorResponse, example: { error: example } });
 

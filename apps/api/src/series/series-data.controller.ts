@@ -12,12 +12,20 @@ import {
   StreamableFile,
   Type,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Readable } from 'node:stream';
 import { MESSAGES } from '@app/common';
 import {
   InjectSeries,
   ListQueryDto,
+  MAX_BULK_RECORDS,
   RecordBodyDto,
   SeriesDefinition,
   SeriesService,
@@ -26,14 +34,17 @@ import {
 import {
   ApiBadRequest,
   ApiBodyErrors,
+  BulkAck,
   ApiCommonErrors,
   ApiConflict,
   ApiNotFound,
   ApiTokenErrors,
   CreatedAck,
+  ErrorResponse,
   WriteAck,
 } from '../common/api-responses';
 import { IdParamDto } from '../common/id-param.dto';
+import { BulkRecordsPipe } from './bulk-records.pipe';
 import { CountryStatsResponse, CountrySummaryResponse, RecordResponse } from './series.responses';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -86,6 +97,25 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
     async create(@Body() body: RecordBodyDto): Promise<CreatedAck> {
       const id = await this.series.create(body);
       return { success: true, message: MESSAGES.created, id };
+    }
+
+    @Post('data/bulk')
+    @HttpCode(200)
+    @ApiOperation({
+      summary: `Insert or update up to ${MAX_BULK_RECORDS} ${definition.label} records at once`,
+      description:
+        'Records are matched by country (ignoring case and surrounding blanks) and date: new ones ' +
+        'are inserted, existing ones replaced, all in one transaction. One invalid record refuses ' +
+        'the whole batch (400, `details` lines start with the record index) and nothing is written. ' +
+        'Answers 200 (not 201: the batch may create nothing), with the counts.',
+    })
+    @ApiBody({ type: [RecordBodyDto] })
+    @ApiOkResponse({ type: BulkAck, example: { success: true, inserted: 2, updated: 1 } })
+    @ApiBadRequest('Invalid records; `details`: `[index] field : problem`')
+    @ApiResponse({ status: 413, type: ErrorResponse, example: { error: MESSAGES.bulkTooLarge } })
+    async bulk(@Body(BulkRecordsPipe) records: RecordBodyDto[]): Promise<BulkAck> {
+      const counts = await this.series.upsertMany(records);
+      return { success: true, ...counts };
     }
 
     @Put('data/:id')

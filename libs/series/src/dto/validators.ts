@@ -9,90 +9,102 @@ import {
 
 export const MIN_RECORD_DATE = '1900-01-01';
 
-/** `YYYY-MM-DD`, a real calendar date; with `range`, from 1900-01-01 to tomorrow (UTC). */
-export function IsApiDate(options: { range: boolean }, validation?: ValidationOptions) {
+let latest = { until: 0, date: '' };
+
+/** Tomorrow (UTC), the latest accepted record date; recomputed when the day changes. */
+function latestRecordDate(): string {
+  const now = Date.now();
+  if (now >= latest.until) {
+    const today = todayUtc(new Date(now));
+    latest = { until: Date.parse(`${today}T00:00:00Z`) + 86_400_000, date: addDays(today, 1) };
+  }
+  return latest.date;
+}
+
+/**
+ * The record rules as plain functions: each returns the problem (`field : message`) or undefined.
+ * The decorators below and `recordProblems` (imports) share them, so the rules exist once.
+ */
+export function apiDateProblem(
+  value: unknown,
+  range: boolean,
+  property: string,
+): string | undefined {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    return `${property} : doit être une date au format AAAA-MM-JJ`;
+  }
+  if (!isCalendarDate(value))
+    return `${property} : ${String(value)} n'est pas une date du calendrier`;
+  if (range && (value < MIN_RECORD_DATE || value > latestRecordDate())) {
+    return `${property} : doit être comprise entre ${MIN_RECORD_DATE} et demain (UTC)`;
+  }
+  return undefined;
+}
+
+export function countryNameProblem(value: unknown, property: string): string | undefined {
+  if (typeof value !== 'string') return `${property} : doit être une chaîne de caractères`;
+  const trimmed = value.trim();
+  if (CONTROL_CHARACTERS.test(trimmed)) {
+    return `${property} : ne doit pas contenir de caractères de contrôle`;
+  }
+  const length = characterLength(trimmed);
+  if (length < 1 || length > 100) return `${property} : doit contenir de 1 à 100 caractères`;
+  return undefined;
+}
+
+export function countProblem(value: unknown, property: string): string | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+    ? undefined
+    : `${property} : doit être un entier de 0 à ${Number.MAX_SAFE_INTEGER}`;
+}
+
+export function finiteNumberProblem(value: unknown, property: string): string | undefined {
+  return typeof value === 'number' && Number.isFinite(value)
+    ? undefined
+    : `${property} : doit être un nombre`;
+}
+
+type ProblemCheck = (value: unknown, property: string) => string | undefined;
+
+/** A class-validator decorator from one of the rules above. */
+function ruleDecorator(name: string, check: ProblemCheck, validation?: ValidationOptions) {
   return (target: object, propertyName: string) =>
     registerDecorator({
-      name: 'isApiDate',
+      name,
       target: target.constructor,
       propertyName,
       options: validation,
       validator: {
-        validate(value: unknown) {
-          if (!isCalendarDate(value)) return false;
-          return !options.range || (value >= MIN_RECORD_DATE && value <= addDays(todayUtc(), 1));
-        },
-        defaultMessage(args: ValidationArguments) {
-          const value: unknown = args.value;
-          if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-            return `${args.property} : doit être une date au format AAAA-MM-JJ`;
-          }
-          if (!isCalendarDate(value))
-            return `${args.property} : ${String(args.value)} n'est pas une date du calendrier`;
-          return `${args.property} : doit être comprise entre ${MIN_RECORD_DATE} et demain (UTC)`;
-        },
+        validate: (value: unknown, args?: ValidationArguments) =>
+          check(value, args?.property ?? propertyName) === undefined,
+        defaultMessage: (args: ValidationArguments) =>
+          check(args.value, args.property) ?? `${args.property} : valeur invalide`,
       },
     });
+}
+
+/** `YYYY-MM-DD`, a real calendar date; with `range`, from 1900-01-01 to tomorrow (UTC). */
+export function IsApiDate(options: { range: boolean }, validation?: ValidationOptions) {
+  return ruleDecorator(
+    'isApiDate',
+    (value, property) => apiDateProblem(value, options.range, property),
+    validation,
+  );
 }
 
 /** A country name: a string of 1 to 100 characters once trimmed, with no control characters. */
 export function IsCountryName(validation?: ValidationOptions) {
-  return (target: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isCountryName',
-      target: target.constructor,
-      propertyName,
-      options: validation,
-      validator: {
-        validate(value: unknown) {
-          if (typeof value !== 'string') return false;
-          const trimmed = value.trim();
-          const length = characterLength(trimmed);
-          return length >= 1 && length <= 100 && !CONTROL_CHARACTERS.test(trimmed);
-        },
-        defaultMessage(args: ValidationArguments) {
-          const value: unknown = args.value;
-          if (typeof value !== 'string')
-            return `${args.property} : doit être une chaîne de caractères`;
-          if (CONTROL_CHARACTERS.test(value.trim())) {
-            return `${args.property} : ne doit pas contenir de caractères de contrôle`;
-          }
-          return `${args.property} : doit contenir de 1 à 100 caractères`;
-        },
-      },
-    });
+  return ruleDecorator('isCountryName', countryNameProblem, validation);
 }
 
 /** A JSON integer from 0 to 2^53-1 (strings are never coerced). */
 export function IsCount(validation?: ValidationOptions) {
-  return (target: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isCount',
-      target: target.constructor,
-      propertyName,
-      options: validation,
-      validator: {
-        validate: (value: unknown) =>
-          typeof value === 'number' && Number.isSafeInteger(value) && value >= 0,
-        defaultMessage: (args: ValidationArguments) =>
-          `${args.property} : doit être un entier de 0 à ${Number.MAX_SAFE_INTEGER}`,
-      },
-    });
+  return ruleDecorator('isCount', countProblem, validation);
 }
 
 /** A finite JSON number (negative values allowed: sources publish corrections). */
 export function IsFiniteNumber(validation?: ValidationOptions) {
-  return (target: object, propertyName: string) =>
-    registerDecorator({
-      name: 'isFiniteNumber',
-      target: target.constructor,
-      propertyName,
-      options: validation,
-      validator: {
-        validate: (value: unknown) => typeof value === 'number' && Number.isFinite(value),
-        defaultMessage: (args: ValidationArguments) => `${args.property} : doit être un nombre`,
-      },
-    });
+  return ruleDecorator('isFiniteNumber', finiteNumberProblem, validation);
 }
 
 /** An integer in [min, 2^53-1]; query and path strings are converted before this runs. */

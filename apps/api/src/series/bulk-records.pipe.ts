@@ -1,0 +1,56 @@
+import { HttpStatus, Injectable, PipeTransform } from '@nestjs/common';
+import { ApiError, ErrorBody, MESSAGES } from '@app/common';
+import { MAX_BULK_RECORDS, RecordBodyDto } from '@app/series';
+import { ValidationPipe } from '../common/validation.pipe';
+
+/** At most this many problem lines in a 400 answer (then one line says how many more). */
+export const MAX_DETAIL_LINES = 100;
+
+/**
+ * The body of a bulk write: a JSON array of at most `MAX_BULK_RECORDS` records, each validated
+ * with exactly the rules of a POST body (the same pipe). Every problem is reported as
+ * `[index] field : problem`; one bad record refuses the whole batch.
+ */
+@Injectable()
+export class BulkRecordsPipe implements PipeTransform {
+  private readonly recordPipe = new ValidationPipe();
+
+  transform(value: unknown): RecordBodyDto[] {
+    if (!Array.isArray(value)) {
+      throw ApiError.badRequest(MESSAGES.invalidBody, [
+        "le corps doit être un tableau JSON d'enregistrements",
+      ]);
+    }
+    if (value.length > MAX_BULK_RECORDS) {
+      throw new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, MESSAGES.bulkTooLarge);
+    }
+    const records: RecordBodyDto[] = [];
+    const problems: string[] = [];
+    value.forEach((item: unknown, index) => {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+        problems.push(`[${index}] doit être un objet JSON`);
+        return;
+      }
+      try {
+        records.push(
+          this.recordPipe.transform(item, {
+            type: 'body',
+            metatype: RecordBodyDto,
+          }) as RecordBodyDto,
+        );
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        const details = (error.getResponse() as ErrorBody).details ?? [];
+        problems.push(...details.map((line) => `[${index}] ${line}`));
+      }
+    });
+    if (problems.length > 0) {
+      const shown = problems.slice(0, MAX_DETAIL_LINES);
+      if (problems.length > shown.length) {
+        shown.push(`… et ${problems.length - shown.length} autres problèmes`);
+      }
+      throw ApiError.badRequest(MESSAGES.invalidBody, shown);
+    }
+    return records;
+  }
+}

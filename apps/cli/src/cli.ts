@@ -1,0 +1,43 @@
+import { Command, CommanderError } from 'commander';
+import { CliError, EXIT_USAGE } from './cli-error';
+import { describe } from './cli-context';
+import { dataCommands } from './records/records.command';
+import { tokensCommand } from './tokens/tokens.command';
+
+/** The whole command line: `tokens ...`, `import ...`, `export ...`. */
+export function buildProgram(): Command {
+  const program = new Command('covid-cli')
+    .description(
+      'Admin command line of the COVID-19 and MPOX data service (same environment variables as the API)',
+    )
+    .exitOverride()
+    .showHelpAfterError()
+    .allowExcessArguments(false);
+  program.addCommand(tokensCommand());
+  for (const command of dataCommands()) program.addCommand(command);
+  for (const command of program.commands) {
+    command.exitOverride().showHelpAfterError().allowExcessArguments(false);
+    for (const sub of command.commands)
+      sub.exitOverride().showHelpAfterError().allowExcessArguments(false);
+  }
+  return program;
+}
+
+/** Runs the command line; resolves to the process exit code (errors already reported on stderr). */
+export async function runCli(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      const done = ['commander.helpDisplayed', 'commander.version'].includes(error.code);
+      return done ? 0 : EXIT_USAGE;
+    }
+    if (error instanceof CliError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return error.exitCode;
+    }
+    process.stderr.write(`error: ${describe(error)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { once } from 'node:events';
+import { DataSource } from 'typeorm';
+import { countryKey } from '@app/common';
+import {
+  ListCursor,
+  ListFilter,
+  SeriesDefinition,
+  SeriesRepository,
+  SeriesRecord,
+} from '@app/series';
+import { CliError } from '../cli-error';
+import { TRIMMED_COLUMNS, csvField } from './csv-format';
+
+const PAGE = 5000;
+
+/**
+ * Writes one disease's records as CSV in the trimmed format that `import` reads back
+ * (`date,country,total_cases,new_cases,total_deaths,new_deaths`), newest first, page by page.
+ */
+@Injectable()
+export class ExportService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async run(
+    series: SeriesDefinition,
+    out: NodeJS.WritableStream,
+    country?: string,
+  ): Promise<number> {
+    const repository = new SeriesRepository(this.dataSource, series);
+    const filter: ListFilter = {
+      countryKey: country === undefined ? undefined : countryKey(country),
+      limit: Number.MAX_SAFE_INTEGER,
+      offset: 0,
+    };
+    let cursor: ListCursor | undefined;
+    let count = 0;
+    for (;;) {
+      const page = await repository.page(filter, PAGE, cursor);
+      if (cursor === undefined) {
+        if (page.length === 0 && country !== undefined) {
+          throw new CliError(`no ${series.key} records for country "${country}"`);
+        }
+        await write(out, `${TRIMMED_COLUMNS.join(',')}\n`);
+      }
+      if (page.length > 0) await write(out, page.map(csvLine).join(''));
+      count += page.length;
+      if (page.length < PAGE) return count;
+      const last = page[page.length - 1];
+      cursor = { date: last.date, id: last.id };
+    }
+  }
+}
+
+function csvLine(r: SeriesRecord): string {
+  const fields = [r.date, r.country, r.total_cases, r.new_cases, r.total_deaths, r.new_deaths];
+  return `${fields.map(csvField).join(',')}\n`;
+}
+
+async function write(out: NodeJS.WritableStream, text: string): Promise<void> {
+  if (!out.write(text)) await once(out, 'drain');
+}

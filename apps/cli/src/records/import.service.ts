@@ -1,0 +1,183 @@
+import { Injectable } from '@nestjs/common';
+import { CsvError, parse } from 'csv-parse';
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { DataSource } from 'typeorm';
+import { RecordValues, SeriesDefinition, SeriesRepository } from '@app/series';
+import { CliError } from '../cli-error';
+import { describe } from '../cli-context';
+import { CsvFormat, SkipReason, detectFormat } from './csv-format';
+import { ImportProgress } from './import-progress';
+
+/** Records per write (one transaction; `upsertMany` sends 1000 rows per statement). */
+export const IMPORT_BATCH = 5000;
+
+export interface ImportSummary {
+  format: string;
+  rowsRead: number;
+  inserted: number;
+  updated: number;
+  skipped: Record<SkipReason | 'invalid', number>;
+  /** Set when a write failed: the rows from that batch on were not written. */
+  failure?: string;
+}
+
+interface Batch {
+  records: RecordValues[];
+  firstLine: number;
+  lastLine: number;
+}
+
+/**
+ * Loads a CSV file (plain or gzip) into one disease's table, insert-or-update by country and
+ * date, in batches of `IMPORT_BATCH` records, each batch in one transaction. Bad rows are reported
+ * with their line number and left out; they never stop the import. While one batch is written
+ * the next one is parsed.
+ */
+@Injectable()
+export class ImportService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async run(
+    series: SeriesDefinition,
+    file: string,
+    progress: ImportProgress,
+  ): Promise<ImportSummary> {
+    const size = fileSize(file);
+    const repository = new SeriesRepository(this.dataSource, series);
+    const summary: ImportSummary = {
+      format: '',
+      rowsRead: 0,
+      inserted: 0,
+      updated: 0,
+      skipped: { aggregate: 0, 'not-reported': 0, invalid: 0 },
+    };
+    let bytesRead = 0;
+    const raw = createReadStream(file);
+    raw.on('data', (chunk: Buffer | string) => (bytesRead += chunk.length));
+    const source: Readable = isGzip(file) ? raw.pipe(createGunzip()) : raw;
+    raw.on('error', (error) => source.destroy(error));
+    const parser = source.pipe(
+      parse({
+        bom: true,
+        info: true,
+        relax_column_count: true,
+        skip_empty_lines: true,
+        skip_records_with_error: true,
+        on_skip: (error: CsvError | undefined) => {
+          summary.rowsRead++;
+          summary.skipped.invalid++;
+          const line = (error as { lines?: number } | undefined)?.lines ?? 0;
+          progress.invalidRow(line, [error?.message ?? 'ligne CSV illisible']);
+          return undefined;
+        },
+      }),
+    );
+    source.on('error', (error) => parser.destroy(error));
+
+    let format: CsvFormat | undefined;
+    let columns = 0;
+    let batch: Batch = { records: [], firstLine: 0, lastLine: 0 };
+    // One batch is written while the next one is parsed; its failure is kept until awaited.
+    let writing: Promise<Error | undefined> = Promise.resolve(undefined);
+    const write = (b: Batch): Promise<Error | undefined> =>
+      repository.upsertMany(b.records).then(
+        (counts) => {
+          summary.inserted += counts.inserted;
+          summary.updated += counts.updated;
+          return undefined;
+        },
+        (error: unknown) =>
+          new CliError(
+            `writing the batch of lines ${b.firstLine}-${b.lastLine} failed, nothing of it was written: ${describe(error)}`,
+          ),
+      );
+    const flush = async (): Promise<void> => {
+      const failed = (await writing) ?? (batch.records.length > 0 ? await write(batch) : undefined);
+      batch = { records: [], firstLine: 0, lastLine: 0 };
+      if (failed) throw failed;
+    };
+    let line = 0;
+
+    progress.start(size);
+    try {
+      for await (const { record, info } of parser as AsyncIterable<{
+        record: string[];
+        info: { lines: number };
+      }>) {
+        line = info.lines;
+        if (!format) {
+          format = detectFormat(record);
+          summary.format = format.name;
+          columns = record.length;
+          continue;
+        }
+        summary.rowsRead++;
+        progress.update(bytesRead, summary.rowsRead);
+        const outcome =
+          record.length === columns
+            ? format.read(record)
+            : {
+                kind: 'invalid' as const,
+                problems: [`${columns} colonnes attendues, ${record.length} trouvées`],
+              };
+        if (outcome.kind === 'skip') summary.skipped[outcome.reason]++;
+        else if (outcome.kind === 'invalid') {
+          summary.skipped.invalid++;
+          progress.invalidRow(info.lines, outcome.problems);
+        } else {
+          if (batch.records.length === 0) batch.firstLine = info.lines;
+          batch.records.push(outcome.values);
+          batch.lastLine = info.lines;
+          if (batch.records.length >= IMPORT_BATCH) {
+            const failed = await writing;
+            if (failed) throw failed;
+            writing = write(batch);
+            batch = { records: [], firstLine: 0, lastLine: 0 };
+          }
+        }
+      }
+      await flush();
+    } catch (error) {
+      if (error instanceof CliError && !format) throw error;
+      if (error instanceof CliError) {
+        await writing;
+        summary.failure = `${error.message}; the import stopped there`;
+      } else {
+        // The file could not be read to its end: what was read before is imported, then reported.
+        const reason = `reading ${file} failed after line ${line}: ${describe(error)}`;
+        summary.failure = await flush().then(
+          () => `${reason}; every row read before was imported`,
+          (failed: Error) => `${reason}; ${failed.message}`,
+        );
+      }
+    } finally {
+      progress.update(size, summary.rowsRead);
+      progress.stop();
+    }
+    if (!format && !summary.failure) throw new CliError(`${file} is empty (no CSV header)`);
+    return summary;
+  }
+}
+
+function fileSize(file: string): number {
+  try {
+    const stat = statSync(file);
+    if (!stat.isFile()) throw new Error('not a file');
+    return stat.size;
+  } catch (error) {
+    throw CliError.usage(`cannot read ${file}: ${describe(error)}`);
+  }
+}
+
+/** Gzip files start with the bytes 1f 8b (whatever their name). */
+function isGzip(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const magic = Buffer.alloc(2);
+    return readSync(fd, magic, 0, 2, 0) === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,74 @@
+import { Command } from 'commander';
+import { COVID_SERIES, MPOX_SERIES, SeriesDefinition, countryNameProblem } from '@app/series';
+import { CliError } from '../cli-error';
+import { withService } from '../cli-context';
+import { SKIP_REASONS } from './csv-format';
+import { ExportService } from './export.service';
+import { createProgress } from './import-progress';
+import { ImportService, ImportSummary } from './import.service';
+
+const SERIES: Record<string, SeriesDefinition> = { covid: COVID_SERIES, mpox: MPOX_SERIES };
+
+function series(name: string): SeriesDefinition {
+  const found = SERIES[name];
+  if (!found) throw CliError.usage(`unknown data set "${name}": expected covid or mpox`);
+  return found;
+}
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+export function printSummary(summary: ImportSummary, seconds: number): void {
+  const skipped = Object.values(summary.skipped).reduce((a, b) => a + b, 0);
+  const written = summary.inserted + summary.updated;
+  out(`format:    ${summary.format}`);
+  out(`rows read: ${summary.rowsRead}`);
+  out(`inserted:  ${summary.inserted}`);
+  out(`updated:   ${summary.updated}`);
+  out(`skipped:   ${skipped}`);
+  for (const [reason, count] of Object.entries(summary.skipped)) {
+    if (count > 0) out(`  ${count} ${SKIP_REASONS[reason as keyof typeof SKIP_REASONS]}`);
+  }
+  const rate = seconds > 0 ? Math.round(summary.rowsRead / seconds) : summary.rowsRead;
+  out(`time:      ${seconds.toFixed(1)} s (${rate} rows/s, ${written} written)`);
+}
+
+/** `import covid|mpox <file>` and `export covid|mpox [--country X]`. */
+export function dataCommands(): Command[] {
+  const importCommand = new Command('import')
+    .description(
+      'insert or update records from a CSV file (trimmed or Our World in Data format, gzip or not)',
+    )
+    .argument('<dataset>', 'covid or mpox')
+    .argument('<file>', 'a .csv or .csv.gz file')
+    .action((dataset: string, file: string) => {
+      const definition = series(dataset);
+      return withService(ImportService, async (importer) => {
+        const started = process.hrtime.bigint();
+        const summary = await importer.run(definition, file, createProgress());
+        printSummary(summary, Number(process.hrtime.bigint() - started) / 1e9);
+        if (summary.failure) throw new CliError(summary.failure);
+        if (summary.skipped.invalid > 0) {
+          throw new CliError(
+            `${summary.skipped.invalid} invalid row(s) were not imported (see their line numbers above); every other row was`,
+          );
+        }
+      });
+    });
+
+  const exportCommand = new Command('export')
+    .description('write records to stdout as CSV (the format that import reads back)')
+    .argument('<dataset>', 'covid or mpox')
+    .option('--country <name>', 'only this country (matched ignoring case)')
+    .action((dataset: string, options: { country?: string }) => {
+      const definition = series(dataset);
+      if (options.country !== undefined) {
+        const problem = countryNameProblem(options.country, '--country');
+        if (problem) throw CliError.usage(problem);
+      }
+      return withService(ExportService, async (exporter) => {
+        await exporter.run(definition, process.stdout, options.country);
+      });
+    });
+
+  return [importCommand, exportCommand];
+}

@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig, InjectConfig } from '@app/config';
+import { generateToken } from '@app/common';
+import { ApiTokenRepository, TokenSummary, announceTokenChange } from '@app/database';
+import { CliError } from '../cli-error';
+
+/** Client names: the same rule as in `API_TOKENS`. */
+const CLIENT_NAME = /^[\w.@-]{1,64}$/;
+
+export type TokenState = 'valid' | 'expiring' | 'expired' | 'revoked';
+
+export interface TokenListing extends TokenSummary {
+  state: TokenState;
+}
+
+/** Issues, rotates, revokes and lists client tokens (the token itself is shown once, never stored). */
+@Injectable()
+export class TokenAdminService {
+  constructor(
+    private readonly tokens: ApiTokenRepository,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  /** A first token for a client that has no valid one. */
+  async create(client: string): Promise<{ token: string; prefix: string }> {
+    checkClient(client);
+    if ((await this.valid(client)).length > 0) {
+      throw new CliError(
+        `client "${client}" already has a valid token: use "tokens rotate ${client}" to issue another`,
+      );
+    }
+    return this.issue(client);
+  }
+
+  /**
+   * A second token for a client; the old ones stay valid until revoked, or until `graceMs` from
+   * now when given.
+   */
+  async rotate(
+    client: string,
+    graceMs?: number,
+  ): Promise<{ token: string; prefix: string; oldPrefixes: string[]; graceUntil?: number }> {
+    checkClient(client);
+    const old = await this.valid(client);
+    if (old.length === 0) {
+      throw new CliError(
+        `client "${client}" has no valid token to rotate: use "tokens create ${client}"`,
+      );
+    }
+    const graceUntil = graceMs === undefined ? undefined : Date.now() + graceMs;
+    const issued = await this.issue(client, graceUntil);
+    return { ...issued, oldPrefixes: old.map((t) => t.prefix), graceUntil };
+  }
+
+  /** Revokes all of a client's tokens, or those with one prefix; returns how many. */
+  async revoke(client: string, prefix?: string): Promise<number> {
+    checkClient(client);
+    if (prefix !== undefined && !/^\S{4,16}$/.test(prefix)) {
+      throw CliError.usage(
+        `--token-prefix must be the prefix shown by "tokens list", not "${prefix}"`,
+      );
+    }
+    const count = await this.tokens.revoke(client, Date.now(), prefix);
+    if (count === 0) {
+      const which = prefix === undefined ? '' : ` with prefix ${prefix}`;
+      throw new CliError(`client "${client}" has no token${which} left to revoke`);
+    }
+    await this.announce();
+    return count;
+  }
+
+  async list(): Promise<TokenListing[]> {
+    const now = Date.now();
+    return (await this.tokens.list()).map((t) => ({ ...t, state: stateOf(t, now) }));
+  }
+
+  private async valid(client: string): Promise<TokenSummary[]> {
+    const now = Date.now();
+    return (await this.tokens.list(client)).filter((t) => {
+      const state = stateOf(t, now);
+      return state === 'valid' || state === 'expiring';
+    });
+  }
+
+  private async issue(
+    client: string,
+    graceUntil?: number,
+  ): Promise<{ token: string; prefix: string }> {
+    const { token, prefix, hash } = generateToken();
+    await this.tokens.create({ client, hash, prefix }, Date.now(), graceUntil);
+    await this.announce();
+    return { token, prefix };
+  }
+
+  /** Other API instances reload at once when Redis is configured (else within their interval). */
+  private async announce(): Promise<void> {
+    if (this.config.redisUrl) await announceTokenChange(this.config.redisUrl);
+  }
+}
+
+export function stateOf(token: TokenSummary, now: number): TokenState {
+  if (token.revokedAt !== null) return 'revoked';
+  if (token.expiresAt === null) return 'valid';
+  return token.expiresAt > now ? 'expiring' : 'expired';
+}
+
+export function checkClient(client: string): void {
+  if (!CLIENT_NAME.test(client)) {
+    throw CliError.usage(
+      `invalid client name "${client}": 1 to 64 letters, digits, ".", "_", "@" or "-"`,
+    );
+  }
+}

@@ -1,0 +1,111 @@
+import { Command } from 'commander';
+import { withService } from '../cli-context';
+import { parseDuration } from './duration';
+import { TokenAdminService, TokenListing, checkClient } from './token-admin.service';
+
+const err = (line: string) => process.stderr.write(`${line}\n`);
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+/** `YYYY-MM-DD HH:MM:SSZ` (UTC). */
+export function formatTime(ms: number | null): string {
+  return ms === null ? 'never' : `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}Z`;
+}
+
+function stateText(t: TokenListing): string {
+  if (t.state === 'expiring') return `valid until ${formatTime(t.expiresAt)}`;
+  if (t.state === 'expired') return `expired ${formatTime(t.expiresAt)}`;
+  if (t.state === 'revoked') return `revoked ${formatTime(t.revokedAt)}`;
+  return 'valid';
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+/** `tokens create|list|rotate|revoke`. A new token goes alone to stdout; explanations to stderr. */
+export function tokensCommand(): Command {
+  const tokens = new Command('tokens').description('issue, list, rotate and revoke client tokens');
+
+  tokens
+    .command('create')
+    .description('issue the first token of a client (printed once, never stored)')
+    .argument('<client>', 'client name (letters, digits, . _ @ -)')
+    .action((client: string) => {
+      checkClient(client);
+      return withService(TokenAdminService, async (admin) => {
+        const { token, prefix } = await admin.create(client);
+        err(
+          `Token issued for "${client}" (prefix ${prefix}). Store it now: it is never shown again.`,
+        );
+        out(token);
+      });
+    });
+
+  tokens
+    .command('list')
+    .description('every token: client, prefix, created, last used, state (never the token)')
+    .action(() =>
+      withService(TokenAdminService, async (admin) => {
+        const list = await admin.list();
+        if (list.length === 0) {
+          out('No tokens.');
+          return;
+        }
+        const header = ['CLIENT', 'PREFIX', 'CREATED', 'LAST USED', 'STATE'];
+        const rows = list.map((t) => [
+          t.client,
+          t.prefix,
+          formatTime(t.createdAt),
+          formatTime(t.lastUsedAt),
+          stateText(t),
+        ]);
+        table([header, ...rows]).forEach(out);
+      }),
+    );
+
+  tokens
+    .command('rotate')
+    .description(
+      "issue a client's next token; the old ones stay valid until revoked or --grace ends",
+    )
+    .argument('<client>', 'client name')
+    .option('--grace <duration>', 'old tokens expire after this long (90s, 30m, 24h, 7d)')
+    .action((client: string, options: { grace?: string }) => {
+      checkClient(client);
+      const grace =
+        options.grace === undefined ? undefined : parseDuration(options.grace, '--grace');
+      return withService(TokenAdminService, async (admin) => {
+        const r = await admin.rotate(client, grace);
+        const until =
+          r.graceUntil === undefined
+            ? `stay valid until "tokens revoke ${client} --token-prefix <prefix>"`
+            : `stay valid until ${formatTime(r.graceUntil)}`;
+        err(
+          `New token for "${client}" (prefix ${r.prefix}). Store it now: it is never shown again.`,
+        );
+        err(`Old token(s) ${r.oldPrefixes.join(', ')} ${until}.`);
+        out(r.token);
+      });
+    });
+
+  tokens
+    .command('revoke')
+    .description("revoke all of a client's tokens, or only the one with --token-prefix")
+    .argument('<client>', 'client name')
+    .option('--token-prefix <prefix>', 'revoke only the token with this prefix (see tokens list)')
+    .action((client: string, options: { tokenPrefix?: string }) => {
+      checkClient(client);
+      return withService(TokenAdminService, async (admin) => {
+        const count = await admin.revoke(client, options.tokenPrefix);
+        out(`Revoked ${count} token(s) of "${client}".`);
+      });
+    });
+
+  return tokens;
+}

@@ -1,0 +1,151 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+
+/** A token that may currently be accepted (what API instances keep in memory). */
+export interface ActiveToken {
+  id: number;
+  client: string;
+  /** SHA-256 of the token, hex. */
+  hash: string;
+  /** Epoch ms after which the token is refused (a rotation's grace period), or null. */
+  expiresAt: number | null;
+}
+
+/** A token as `tokens list` shows it: never the token, never its hash. */
+export interface TokenSummary {
+  id: number;
+  client: string;
+  prefix: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+  expiresAt: number | null;
+}
+
+export interface NewToken {
+  client: string;
+  hash: string;
+  prefix: string;
+}
+
+type Row = Record<string, unknown>;
+
+const nullableNumber = (value: unknown): number | null =>
+  value === null || value === undefined ? null : Number(value);
+
+/**
+ * All SQL of the `api_tokens` table, shared by the API (snapshot, usage) and the admin command
+ * line (create, rotate, revoke, list). Every change bumps `revision` (one more than the largest),
+ * so that `currentRevision()` is a cheap change check.
+ */
+@Injectable()
+export class ApiTokenRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private get mysql(): boolean {
+    return this.dataSource.options.type === 'mysql';
+  }
+
+  /** The largest revision: changes whenever a token is created, rotated or revoked. */
+  async currentRevision(): Promise<number> {
+    const [row] = await this.dataSource.query<Row[]>(
+      'SELECT COALESCE(MAX(revision), 0) AS revision FROM api_tokens',
+    );
+    return Number(row.revision);
+  }
+
+  /** Tokens neither revoked nor expired at `now`. */
+  async activeTokens(now: number): Promise<ActiveToken[]> {
+    const rows = await this.dataSource.query<Row[]>(
+      `SELECT id, client, token_hash, expires_at FROM api_tokens
+       WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
+      [now],
+    );
+    return rows.map((row) => ({
+      id: Number(row.id),
+      client: String(row.client),
+      hash: String(row.token_hash),
+      expiresAt: nullableNumber(row.expires_at),
+    }));
+  }
+
+  async list(client?: string): Promise<TokenSummary[]> {
+    const rows = await this.dataSource.query<Row[]>(
+      `SELECT id, client, prefix, created_at, last_used_at, revoked_at, expires_at FROM api_tokens
+       ${client === undefined ? '' : 'WHERE client = ?'} ORDER BY client, created_at, id`,
+      client === undefined ? [] : [client],
+    );
+    return rows.map((row) => ({
+      id: Number(row.id),
+      client: String(row.client),
+      prefix: String(row.prefix),
+      createdAt: Number(row.created_at),
+      lastUsedAt: nullableNumber(row.last_used_at),
+      revokedAt: nullableNumber(row.revoked_at),
+      expiresAt: nullableNumber(row.expires_at),
+    }));
+  }
+
+  /**
+   * Adds a token; with `graceUntil`, the client's other valid tokens expire then (a rotation).
+   * One transaction: the new token and the old tokens' deadline appear together.
+   */
+  async create(token: NewToken, now: number, graceUntil?: number): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const revision = await this.nextRevision(manager);
+      if (graceUntil !== undefined) {
+        await manager.query(
+          `UPDATE api_tokens SET expires_at = ?, revision = ?
+           WHERE client = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
+          [graceUntil, revision, token.client, graceUntil],
+        );
+      }
+      await manager.query(
+        `INSERT INTO api_tokens (client, token_hash, prefix, created_at, revision)
+         VALUES (?, ?, ?, ?, ?)`,
+        [token.client, token.hash, token.prefix, now, revision],
+      );
+    });
+  }
+
+  /** Revokes a client's tokens (those starting with `prefix` only, when given); returns how many. */
+  async revoke(client: string, now: number, prefix?: string): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const revision = await this.nextRevision(manager);
+      const conditions = ['client = ?', 'revoked_at IS NULL'];
+      const params: unknown[] = [now, revision, client];
+      if (prefix !== undefined) {
+        conditions.push('prefix = ?');
+        params.push(prefix);
+      }
+      const result = await manager.queryRunner!.query(
+        `UPDATE api_tokens SET revoked_at = ?, revision = ? WHERE ${conditions.join(' AND ')}`,
+        params,
+        true,
+      );
+      return Number(result.affected ?? 0);
+    });
+  }
+
+  /** Records when tokens were last used (a batch; never lowers a value, never bumps `revision`). */
+  async recordUsage(usage: Map<number, number>): Promise<void> {
+    if (usage.size === 0) return;
+    await this.dataSource.transaction(async (manager) => {
+      for (const [id, at] of usage) {
+        await manager.query(
+          'UPDATE api_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
+          [at, id, at],
+        );
+      }
+    });
+  }
+
+  /** One more than the largest revision; on MySQL the read locks the index end until commit. */
+  private async nextRevision(manager: EntityManager): Promise<number> {
+    const lock = this.mysql ? ' FOR UPDATE' : '';
+    const [row] = await manager.query<Row[]>(
+      `SELECT COALESCE(MAX(revision), 0) + 1 AS revision FROM api_tokens${lock}`,
+    );
+    return Number(row.revision);
+  }
+}

@@ -1,0 +1,2 @@
+export * from './api-token.repository';
+export * from './token-notifications';

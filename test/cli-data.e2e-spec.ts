@@ -1,0 +1,201 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { databaseEnv, runCli } from './support/cli';
+import { createTestDatabase } from './support/test-database';
+import { TestApp, bootTestApp } from './support/test-app';
+
+/** Read from ../shared/data relative to the project root, never copied into the project. */
+const DATA = join(__dirname, '../../shared/data');
+const OWID_MPOX = join(DATA, 'owid-monkeypox-data-2023-11-16.csv.gz');
+const TRIMMED_MPOX = join(DATA, 'mpox-owid-2023-11-16.csv.gz');
+
+/*
+ * Expected counts, computed independently of the code with zcat and awk:
+ *   rows:        zcat owid-monkeypox-data-2023-11-16.csv.gz | tail -n +2 | wc -l                 -> 52340
+ *   aggregates:  ... | awk -F, 'NR>1 && $2 ~ /^OWID_/' | wc -l                                   -> 3713
+ *   records:     ... | awk -F, 'NR>1 && $2 !~ /^OWID_/ {k[$1","$3]++} END {print length(k)}'   -> 48627
+ *   latest totals per country summed (116 countries): 91468 cases, 168 deaths, last date 2023-11-16
+ */
+const ROWS = 52340;
+const AGGREGATES = 3713;
+const RECORDS = 48627;
+
+const HEADER = 'date,country,total_cases,new_cases,total_deaths,new_deaths';
+
+function summary(rows: number, inserted: number, updated: number, skipped: number): string {
+  return [
+    `rows read: ${rows}`,
+    `inserted:  ${inserted}`,
+    `updated:   ${updated}`,
+    `skipped:   ${skipped}`,
+  ].join('\n');
+}
+
+describe('admin command line: import and export', () => {
+  let t: TestApp;
+  let env: Record<string, string>;
+  let dir: string;
+  const cli = (...args: string[]) => runCli(args, env);
+
+  beforeAll(async () => {
+    t = await bootTestApp();
+    env = databaseEnv(t.config.db);
+    dir = mkdtempSync(join(tmpdir(), 'covid-cli-test-'));
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('imports the raw Our World in Data MPOX file with exact counts, then again idempotently', async () => {
+    const first = await cli('import', 'mpox', OWID_MPOX);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(
+      `format:    Our World in Data\n${summary(ROWS, RECORDS, 0, AGGREGATES)}\n` +
+        `  ${AGGREGATES} Our World in Data aggregates (OWID_ codes: World, continents, income groups...)\n`,
+    );
+    // Not a terminal: plain periodic progress lines on stderr, nothing else.
+    expect(first.stderr).toBe('progress: 50000 rows read (100% of the file)\n');
+
+    const totals = await t.http.get('/api/mpox/public/summary');
+    expect(totals.body).toMatchObject({
+      total_cases: 91468,
+      total_deaths: 168,
+      countries: 116,
+      last_date: '2023-11-16',
+    });
+    expect((await t.http.get('/api/mpox/countries').set(t.auth())).body).toHaveLength(116);
+
+    const again = await cli('import', 'mpox', OWID_MPOX);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(summary(ROWS, 0, RECORDS, AGGREGATES));
+
+    // The trimmed file holds the same records: all of them are updates.
+    const trimmed = await cli('import', 'mpox', TRIMMED_MPOX);
+    expect(trimmed.code).toBe(0);
+    expect(trimmed.stdout).toContain(`format:    trimmed\n${summary(RECORDS, 0, RECORDS, 0)}\n`);
+  });
+
+  it('exports CSV that imports back into another database unchanged', async () => {
+    const exported = await cli('export', 'mpox');
+    expect(exported.code).toBe(0);
+    expect(exported.stderr).toBe('');
+    const lines = exported.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(HEADER);
+    expect(lines).toHaveLength(RECORDS + 1);
+    const file = join(dir, 'mpox-export.csv');
+    writeFileSync(file, exported.stdout);
+
+    const other = await createTestDatabase();
+    try {
+      const otherEnv = databaseEnv(other.config);
+      const imported = await runCli(['import', 'mpox', file], otherEnv);
+      expect(imported.code).toBe(0);
+      expect(imported.stdout).toContain(summary(RECORDS, RECORDS, 0, 0));
+      const back = await runCli(['export', 'mpox'], otherEnv);
+      // Same records (ids, hence the order within one date, may differ).
+      expect(back.stdout.trimEnd().split('\n').sort()).toEqual([...lines].sort());
+    } finally {
+      await other.drop();
+    }
+  });
+
+  it('exports one country, matched ignoring case and blanks', async () => {
+    const result = await cli('export', 'mpox', '--country', '  FRANCE ');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe(HEADER);
+    expect(lines).toHaveLength(532);
+    expect(
+      lines.slice(1).every((l) => /^\d{4}-\d\d-\d\d,France,\d+,-?[\d.]+,\d+,-?[\d.]+$/.test(l)),
+    ).toBe(true);
+    // Newest first.
+    expect(lines[1] > lines[lines.length - 1]).toBe(true);
+  });
+
+  it('reports each bad row with its line number and imports every other row', async () => {
+    const file = join(dir, 'mixed.csv.gz');
+    const csv = [
+      'country,date,total_cases,new_cases,total_deaths,new_deaths', // any column order
+      'Testland,2021-01-01,10,10,1,1',
+      'Testland,2021-02-30,11,1,1,0',
+      'Testland,2021-01-02,,1,1,0',
+      'Testland,2021-01-03,12,abc,1,0',
+      'Testland,2021-01-04,12.5,0.5,-1,0',
+      'Testland,2021-01-05,13',
+      ',2021-01-06,,,,',
+      '"Quoted, Land",2021-01-01,5.0,5.0,0.0,-2.5',
+      '',
+      'Testland,2021-01-01,15,5,2,1',
+    ].join('\n');
+    writeFileSync(file, gzipSync(csv));
+    const result = await cli('import', 'covid', file);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      `format:    trimmed\n${summary(9, 2, 1, 6)}\n` +
+        '  1 figures not reported (empty cells)\n' +
+        '  5 invalid rows (each reported above with its line number)\n',
+    );
+    expect(result.stderr).toBe(
+      [
+        "line 3: date : 2021-02-30 n'est pas une date du calendrier",
+        "line 5: new_cases : « abc » n'est pas un nombre",
+        `line 6: total_cases : doit être un entier de 0 à ${Number.MAX_SAFE_INTEGER}; total_deaths : doit être un entier de 0 à ${Number.MAX_SAFE_INTEGER}`,
+        'line 7: 6 colonnes attendues, 3 trouvées',
+        'line 8: country : doit contenir de 1 à 100 caractères',
+        'error: 5 invalid row(s) were not imported (see their line numbers above); every other row was',
+        '',
+      ].join('\n'),
+    );
+    const list = await t.http.get('/api/covid/data').set(t.auth());
+    const rows = (list.body as Record<string, unknown>[]).map((r) =>
+      [r.date, r.country, r.total_cases, r.new_deaths].join('|'),
+    );
+    // Ids (hence the order within one date) differ between the drivers.
+    expect(rows.sort()).toEqual(['2021-01-01|Quoted, Land|5|-2.5', '2021-01-01|Testland|15|1']);
+  });
+
+  it('imports the rows read before a file turns out truncated, and says so', async () => {
+    const file = join(dir, 'truncated.csv.gz');
+    writeFileSync(file, readFileSync(TRIMMED_MPOX).subarray(0, 4000));
+    const result = await cli('import', 'covid', file);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^error: reading .*truncated\.csv\.gz failed after line (\d+): unexpected end of file; every row read before was imported\n$/,
+    );
+    const read = Number(/rows read: (\d+)/.exec(result.stdout)![1]);
+    expect(read).toBeGreaterThan(0);
+    expect(result.stdout).toContain(summary(read, read, 0, 0));
+  });
+
+  it('refuses bad arguments and unreadable files with a clear message', async () => {
+    const empty = join(dir, 'empty.csv');
+    writeFileSync(empty, '');
+    const unknown = join(dir, 'unknown.csv');
+    writeFileSync(unknown, 'a,b,c\n1,2,3\n');
+    const cases: [string[], number, string][] = [
+      [['import', 'flu', OWID_MPOX], 2, 'error: unknown data set "flu": expected covid or mpox'],
+      [['import', 'covid'], 2, "error: missing required argument 'file'"],
+      [['import', 'covid', join(dir, 'missing.csv')], 2, 'error: cannot read '],
+      [['import', 'covid', dir], 2, 'error: cannot read '],
+      [['import', 'covid', empty], 1, `error: ${empty} is empty (no CSV header)`],
+      [['import', 'covid', unknown], 1, 'error: unrecognised CSV header: expected the columns'],
+      [['export'], 2, "error: missing required argument 'dataset'"],
+      [['export', 'flu'], 2, 'error: unknown data set "flu"'],
+      [
+        ['export', 'covid', '--country', ' '],
+        2,
+        'error: --country : doit contenir de 1 à 100 caractères',
+      ],
+      [['export', 'mpox', '--country', 'Narnia'], 1, 'error: no mpox records for country "Narnia"'],
+    ];
+    for (const [args, code, message] of cases) {
+      const result = await cli(...args);
+      expect({ args, code: result.code }).toEqual({ args, code });
+      expect(result.stderr).toContain(message);
+      if (args[0] === 'export') expect(result.stdout).toBe('');
+    }
+  });
+});

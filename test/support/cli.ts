@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { DatabaseConfig } from '@app/config';
+
+/** The built command line, exactly as `node dist/apps/cli/apps/cli/src/main.js` runs it. */
+export const CLI_ENTRY = join(__dirname, '../../dist/apps/cli/apps/cli/src/main.js');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Environment variables that point the command line at a test database. */
+export function databaseEnv(db: DatabaseConfig): Record<string, string> {
+  if (db.type === 'sqlite') return { DB_TYPE: 'sqlite', DB_PATH: db.path };
+  return {
+    DB_TYPE: 'mysql',
+    DB_HOST: db.host,
+    DB_PORT: String(db.port),
+    DB_USER: db.user,
+    DB_PASSWORD: db.password,
+    DB_NAME: db.name,
+  };
+}
+
+/** Runs the command line as a child process (stdin closed, not a terminal) and collects its output. */
+export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Polls `check` until it is true (bounded: at most `attempts` times, `everyMs` apart). */
+export async function eventually(
+  check: () => Promise<boolean>,
+  { attempts = 100, everyMs = 100 } = {},
+): Promise<boolean> {
+  for (let i = 0; i < attempts; i++) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  return false;
+}
