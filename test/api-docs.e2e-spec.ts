@@ -132,9 +132,10 @@ describe('OpenAPI document (/api/docs-json)', () => {
         .map((p) => p.name);
       expect({ route, params: documentedPathParams }).toEqual({ route, params: pathParams });
       if (route.method === 'post' || route.method === 'put') {
-        expect(op.requestBody?.content['application/json'].schema).toEqual({
-          $ref: '#/components/schemas/RecordBodyDto',
-        });
+        const record = { $ref: '#/components/schemas/RecordBodyDto' };
+        expect(op.requestBody?.content['application/json'].schema).toEqual(
+          route.path.endsWith('/bulk') ? { type: 'array', items: record } : record,
+        );
         expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '413', '415']));
       } else {
         expect({ route, body: op.requestBody }).toEqual({ route, body: undefined });

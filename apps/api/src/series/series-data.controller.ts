@@ -110,9 +110,24 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
         'Answers 200 (not 201: the batch may create nothing), with the counts.',
     })
     @ApiBody({ type: [RecordBodyDto] })
-    @ApiOkResponse({ type: BulkAck, example: { success: true, inserted: 2, updated: 1 } })
+    @ApiOkResponse({
+      description: 'Written: how many records were inserted and how many replaced',
+      type: BulkAck,
+      example: { success: true, inserted: 2, updated: 1 },
+    })
     @ApiBadRequest('Invalid records; `details`: `[index] field : problem`')
-    @ApiResponse({ status: 413, type: ErrorResponse, example: { error: MESSAGES.bulkTooLarge } })
+    @ApiResponse({
+      status: 413,
+      description: `More than ${MAX_BULK_RECORDS} records, or a body larger than BODY_LIMIT`,
+      type: ErrorResponse,
+      example: { error: MESSAGES.bulkTooLarge },
+    })
+    @ApiResponse({
+      status: 415,
+      description: 'Body that is not JSON (Content-Type other than application/json)',
+      type: ErrorResponse,
+      example: { error: MESSAGES.unsupportedMediaType },
+    })
     async bulk(@Body(BulkRecordsPipe) records: RecordBodyDto[]): Promise<BulkAck> {
       const counts = await this.series.upsertMany(records);
       return { success: true, ...counts };
