@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
+import { clientErrorHandler, frameworkErrors } from './common/framework-errors';
 
 export const API_PREFIX = 'api';
 
@@ -22,6 +23,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    frameworkErrors,
+    clientErrorHandler,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: NEST_LOG_LEVELS[config.logLevel] ?? NEST_LOG_LEVELS.info,
