@@ -33,7 +33,7 @@ export async function bootTestApp(env: Record<string, string> = {}): Promise<Tes
     LOG_LEVEL: 'silent',
     ...env,
   });
-  config.db = database.config;
+  config.db = { ...config.db, ...database.config };
   const app = await createApp(config);
   return {
     app,

@@ -4,3 +4,5 @@ export * from './entities';
 export * from './migrations';
 export * from './run-migrations';
 export * from './database.module';
+export * from './discard-stuck-connections';
+export * from './database-logger';
