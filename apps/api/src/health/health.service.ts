@@ -1,16 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AppConfig, InjectConfig } from '@app/config';
 
 export interface HealthReport {
   status: 'ok' | 'unavailable';
   database: 'up' | 'down';
 }
 
+/** The probe never waits longer than this, nor than the database timeout (`DB_TIMEOUT_MS`). */
 const PROBE_TIMEOUT_MS = 2000;
 
 @Injectable()
 export class HealthService {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly probeTimeoutMs: number;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.probeTimeoutMs = Math.min(PROBE_TIMEOUT_MS, config.db.timeoutMs);
+  }
 
   async check(): Promise<HealthReport> {
     const database = (await this.databaseAnswers()) ? 'up' : 'down';
@@ -20,7 +29,7 @@ export class HealthService {
   private async databaseAnswers(): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS);
+      timer = setTimeout(() => resolve(false), this.probeTimeoutMs);
     });
     try {
       const probe = this.dataSource
