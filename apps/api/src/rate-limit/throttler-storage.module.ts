@@ -1,6 +1,7 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig } from '@app/config';
+import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { ResilientThrottlerStorage } from './resilient-throttler.storage';
 
 export const THROTTLER_STORAGE = Symbol('THROTTLER_STORAGE');
@@ -14,7 +15,7 @@ export const THROTTLER_STORAGE = Symbol('THROTTLER_STORAGE');
       useFactory: (config: AppConfig): ThrottlerStorage =>
         config.redisUrl
           ? new ResilientThrottlerStorage(config.redisUrl)
-          : new ThrottlerStorageService(),
+          : new MemoryThrottlerStorage(config.throttle.ttlSeconds * 1000),
     },
   ],
   exports: [THROTTLER_STORAGE],
