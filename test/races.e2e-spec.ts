@@ -11,20 +11,14 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Response } from 'supertest';
+import { RecordValues } from '@app/series';
 import { TestApp, bootTestApp } from './support/test-app';
 import { tableRows } from './support/table-snapshot';
 
 const ROUNDS = Number(process.env.RACE_ROUNDS ?? 40);
 const SEED = Number(process.env.RACE_SEED ?? Date.now() % 100_000);
 
-interface Values {
-  date: string;
-  country: string;
-  total_cases: number;
-  new_cases: number;
-  total_deaths: number;
-  new_deaths: number;
-}
+type Values = RecordValues;
 
 /** One acknowledged write and its effect on one record id (`undefined`: the record is gone). */
 interface Ack {
