@@ -10,7 +10,7 @@ import { THROTTLER_STORAGE } from '../apps/api/src/rate-limit/throttler-storage.
 import { TestApp, bootTestApp } from './support/test-app';
 
 const LIMIT = 10;
-const TTL_SECONDS = 2;
+const TTL_SECONDS = 4;
 const DISTINCT_CLIENTS = Number(process.env.OVERLOAD_CLIENTS ?? 2000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
