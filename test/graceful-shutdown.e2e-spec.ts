@@ -51,7 +51,9 @@ function get(path: string, agent: Agent | false = false): Promise<Outcome> {
 }
 
 async function seed(db: TestDatabase): Promise<void> {
-  const dataSource = await new DataSource(buildDataSourceOptions(db.config)).initialize();
+  const dataSource = await new DataSource(
+    buildDataSourceOptions({ ...db.config, timeoutMs: 5000 }),
+  ).initialize();
   try {
     await runMigrations(dataSource);
     const rows = Array.from({ length: RECORDS }, (_, i) => ({

@@ -8,7 +8,7 @@ export const ROOT = join(__dirname, '..', '..');
 export const API_MAIN = 'dist/apps/api/apps/api/src/main.js';
 
 /** The variables that point the API at a throw-away test database. */
-export function databaseEnv(db: DatabaseConfig): Record<string, string> {
+export function databaseEnv(db: Omit<DatabaseConfig, 'timeoutMs'>): Record<string, string> {
   return db.type === 'sqlite'
     ? { DB_TYPE: 'sqlite', DB_PATH: db.path }
     : {

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { DatabaseConfig } from '@app/config';
 
 /** The built command line, exactly as `node dist/apps/cli/apps/cli/src/main.js` runs it. */
 export const CLI_ENTRY = join(__dirname, '../../dist/apps/cli/apps/cli/src/main.js');
@@ -12,17 +11,7 @@ export interface CliResult {
 }
 
 /** Environment variables that point the command line at a test database. */
-export function databaseEnv(db: DatabaseConfig): Record<string, string> {
-  if (db.type === 'sqlite') return { DB_TYPE: 'sqlite', DB_PATH: db.path };
-  return {
-    DB_TYPE: 'mysql',
-    DB_HOST: db.host,
-    DB_PORT: String(db.port),
-    DB_USER: db.user,
-    DB_PASSWORD: db.password,
-    DB_NAME: db.name,
-  };
-}
+export { databaseEnv } from './built-api';
 
 /** Runs the command line as a child process (stdin closed, not a terminal) and collects its output. */
 export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {

@@ -37,7 +37,7 @@ export async function bootTestApp(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  config.db = database.config;
+  config.db = { ...config.db, ...database.config };
   const app = await createApp(config, options);
   return {
     app,

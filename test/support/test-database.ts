@@ -9,11 +9,11 @@ import { DatabaseConfig } from '@app/config';
 export const TEST_DB_TYPE = process.env.DB_TYPE === 'mysql' ? 'mysql' : 'sqlite';
 
 export interface TestDatabase {
-  config: DatabaseConfig;
+  config: Omit<DatabaseConfig, 'timeoutMs'>;
   drop(): Promise<void>;
 }
 
-function mysqlServer(): Omit<DatabaseConfig, 'type' | 'path' | 'name'> {
+function mysqlServer(): Omit<DatabaseConfig, 'type' | 'path' | 'name' | 'timeoutMs'> {
   return {
     host: process.env.DB_HOST ?? '127.0.0.1',
     port: Number(process.env.DB_PORT ?? 3306),

@@ -4,6 +4,7 @@ import { Logger } from 'nestjs-pino';
 import { DestinationStream } from 'pino';
 import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
+import { clientErrorHandler, frameworkErrors } from './common/framework-errors';
 import { setupApiDocs } from './docs/api-docs';
 import { closeConnectionsWhenStopping } from './health/connection-close.hook';
 import { echoRequestId, requestId } from './logging/request-id';
@@ -31,6 +32,8 @@ export async function createApp(
     return503OnClosing: false,
     genReqId: requestId,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    frameworkErrors,
+    clientErrorHandler,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, options.logDestination),

@@ -11,6 +11,11 @@ export interface DatabaseConfig {
   user: string;
   password: string;
   name: string;
+  /**
+   * How long one database operation may wait, in ms: MySQL connect and query timeouts, SQLite
+   * busy timeout. Bounds every request when the database hangs (it then answers 503).
+   */
+  timeoutMs: number;
 }
 
 export interface StaticToken {
@@ -35,6 +40,8 @@ export interface AppConfig {
   /** How often each instance checks the database for token changes (ms). */
   tokenRefreshMs: number;
 }
+
+export const DEFAULT_DB_TIMEOUT_MS = 5000;
 
 const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 
@@ -100,6 +107,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       user: env.DB_USER ?? 'root',
       password: env.DB_PASSWORD ?? '',
       name: env.DB_NAME ?? 'covid',
+      timeoutMs: env.DB_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUT_MS,
     },
     apiTokens: parseApiTokens(env.API_TOKENS),
     throttle: { limit: env.THROTTLE_LIMIT ?? 100, ttlSeconds: env.THROTTLE_TTL ?? 60 },

@@ -76,6 +76,13 @@ export class EnvironmentVariables {
   DB_NAME?: string;
 
   @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  DB_TIMEOUT_MS?: number;
+
+  @IsOptional()
   @IsString()
   API_TOKENS?: string;
 

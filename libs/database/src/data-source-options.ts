@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { DatabaseConfig } from '@app/config';
+import { DatabaseLogger } from './database-logger';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
@@ -13,6 +14,7 @@ export function buildDataSourceOptions(db: DatabaseConfig): DataSourceOptions {
     migrationsTableName: 'migrations',
     synchronize: false,
     logging: false,
+    logger: new DatabaseLogger(),
   } as const;
   if (db.type === 'mysql') {
     return {
@@ -28,7 +30,11 @@ export function buildDataSourceOptions(db: DatabaseConfig): DataSourceOptions {
       dateStrings: ['DATE'],
       supportBigNumbers: true,
       bigNumberStrings: false,
-      connectTimeout: 5000,
+      connectTimeout: db.timeoutMs,
+      // Every query gets a deadline: a database that hangs (paused, network black hole) makes
+      // requests fail with PROTOCOL_SEQUENCE_TIMEOUT (503) instead of waiting forever.
+      enableQueryTimeout: true,
+      maxQueryExecutionTime: db.timeoutMs,
       poolSize: 10,
       extra: {
         // Fail fast instead of queueing forever when the database is gone.
@@ -44,7 +50,7 @@ export function buildDataSourceOptions(db: DatabaseConfig): DataSourceOptions {
     type: 'better-sqlite3',
     database: db.path,
     enableWAL: db.path !== ':memory:',
-    timeout: 5000,
+    timeout: db.timeoutMs,
     prepareDatabase: (sqlite: { pragma: (sql: string) => unknown }) => {
       sqlite.pragma('synchronous = NORMAL');
       sqlite.pragma('foreign_keys = ON');

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { DatabaseConfig } from '@app/config';
 import { buildDataSourceOptions } from './data-source-options';
+import { discardStuckConnections } from './discard-stuck-connections';
 import { runMigrations } from './run-migrations';
 
 /** The TypeORM connection for either driver; pending migrations run before the app serves. */
@@ -21,6 +22,7 @@ export class DatabaseModule {
           }),
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
+            discardStuckConnections(dataSource);
             await runMigrations(dataSource);
             return dataSource;
           },

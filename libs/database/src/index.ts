@@ -5,3 +5,5 @@ export * from './migrations';
 export * from './run-migrations';
 export * from './database.module';
 export * from './tokens';
+export * from './discard-stuck-connections';
+export * from './database-logger';

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
 import { MESSAGES } from '@app/common';
+import { AppConfig, InjectConfig } from '@app/config';
 import { ResilientThrottlerStorage } from '../rate-limit/resilient-throttler.storage';
 import { THROTTLER_STORAGE } from '../rate-limit/throttler-storage.module';
 import { ShutdownDrain } from './shutdown-drain.service';
@@ -23,13 +24,14 @@ export interface HealthReport {
   error?: string;
 }
 
+/** The probe never waits longer than this, nor than the database timeout (`DB_TIMEOUT_MS`). */
 const PROBE_TIMEOUT_MS = 2000;
 
-/** Resolves to false when the probe fails or takes longer than PROBE_TIMEOUT_MS. */
-async function answers(probe: () => Promise<unknown>): Promise<boolean> {
+/** Resolves to false when the probe fails or takes longer than `timeoutMs`. */
+async function answers(probe: () => Promise<unknown>, timeoutMs: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS);
+    timer = setTimeout(() => resolve(false), timeoutMs);
   });
   try {
     const result = probe().then(
@@ -44,17 +46,24 @@ async function answers(probe: () => Promise<unknown>): Promise<boolean> {
 
 @Injectable()
 export class HealthService {
+  private readonly probeTimeoutMs: number;
+
   constructor(
     private readonly dataSource: DataSource,
     @Inject(THROTTLER_STORAGE) private readonly throttlerStorage: ThrottlerStorage,
     private readonly shutdown: ShutdownDrain,
-  ) {}
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.probeTimeoutMs = Math.min(PROBE_TIMEOUT_MS, config.db.timeoutMs);
+  }
 
   async check(): Promise<HealthReport> {
     const storage = this.throttlerStorage;
     const [database, redis] = await Promise.all([
-      answers(() => this.dataSource.query('SELECT 1')),
-      storage instanceof ResilientThrottlerStorage ? answers(() => storage.ping()) : undefined,
+      answers(() => this.dataSource.query('SELECT 1'), this.probeTimeoutMs),
+      storage instanceof ResilientThrottlerStorage
+        ? answers(() => storage.ping(), this.probeTimeoutMs)
+        : undefined,
     ]);
     const report: HealthReport = {
       status: this.shutdown.stopping

@@ -1,6 +1,7 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig } from '@app/config';
+import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { ResilientThrottlerStorage } from './resilient-throttler.storage';
 
 export const THROTTLER_STORAGE = Symbol('THROTTLER_STORAGE');
@@ -15,7 +16,7 @@ const REDIS_START_TIMEOUT_MS = 3000;
       provide: THROTTLER_STORAGE,
       inject: [APP_CONFIG],
       useFactory: async (config: AppConfig): Promise<ThrottlerStorage> => {
-        if (!config.redisUrl) return new ThrottlerStorageService();
+        if (!config.redisUrl) return new MemoryThrottlerStorage(config.throttle.ttlSeconds * 1000);
         const storage = new ResilientThrottlerStorage(config.redisUrl);
         await storage.waitUntilReady(REDIS_START_TIMEOUT_MS);
         return storage;
