@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { DestinationStream, destination as pinoDestination } from 'pino';
 import { AuthModule } from '../auth/auth.module';
@@ -22,7 +22,11 @@ export class LoggingModule {
             const options = requestLogOptions(level, tokens);
             // Synchronous writes to standard output: no line is lost when the process exits.
             const stream = destination ?? pinoDestination({ fd: 1, sync: true });
-            return { pinoHttp: [options, stream] };
+            // Every route, written the way path-to-regexp 8 wants it (no legacy `*` warning).
+            return {
+              pinoHttp: [options, stream],
+              forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
+            };
           },
         }),
       ],
