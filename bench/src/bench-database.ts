@@ -1,0 +1,61 @@
+import { DataSource } from 'typeorm';
+import { DatabaseConfig } from '@app/config';
+import { buildDataSourceOptions, runMigrations } from '@app/database';
+import { COVID_SERIES, MPOX_SERIES, SeriesRepository } from '@app/series';
+import { TestDatabase, createTestDatabase } from '../../test/support/test-database';
+import { LoadResult, loadCsv } from './load-csv';
+
+export type BenchDb = 'sqlite' | 'mysql';
+
+export interface ImportResult extends LoadResult {
+  file: string;
+}
+
+/** The data sets loaded before the load runs, relative to the project root. */
+export const DATA_FILES = {
+  covid: '../shared/data/covid-jhu-2023-03-09.csv.gz',
+  mpox: '../shared/data/mpox-owid-2023-11-16.csv.gz',
+};
+
+/**
+ * A throw-away database (SQLite temp file, or a fresh MariaDB database dropped by `drop()`),
+ * migrated and loaded with the COVID and MPOX data sets.
+ */
+export async function prepareDatabase(
+  type: BenchDb,
+): Promise<{ database: TestDatabase; imports: ImportResult[] }> {
+  const database = await createTestDatabase(type);
+  try {
+    const dataSource = await new DataSource(buildDataSourceOptions(database.config)).initialize();
+    try {
+      await runMigrations(dataSource);
+      const imports: ImportResult[] = [];
+      for (const [series, file] of [
+        [COVID_SERIES, DATA_FILES.covid],
+        [MPOX_SERIES, DATA_FILES.mpox],
+      ] as const) {
+        const result = await loadCsv(new SeriesRepository(dataSource, series), file);
+        imports.push({ file, ...result });
+      }
+      return { database, imports };
+    } finally {
+      await dataSource.destroy();
+    }
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+}
+
+/** The environment variables that point the API at that database. */
+export function databaseEnv(config: DatabaseConfig): Record<string, string> {
+  if (config.type === 'sqlite') return { DB_TYPE: 'sqlite', DB_PATH: config.path };
+  return {
+    DB_TYPE: 'mysql',
+    DB_HOST: config.host,
+    DB_PORT: String(config.port),
+    DB_USER: config.user,
+    DB_PASSWORD: config.password,
+    DB_NAME: config.name,
+  };
+}
