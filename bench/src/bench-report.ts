@@ -20,7 +20,13 @@ export interface BenchResult {
   date: string;
   db: string;
   machine: { cpus: number; cpuModel: string; memoryGb: number; os: string; node: string };
-  options: { connections: number; duration: number; warmup: number; dumpRuns: number };
+  options: {
+    apiEnv: Record<string, string>;
+    connections: number;
+    duration: number;
+    warmup: number;
+    dumpRuns: number;
+  };
   imports: ImportResult[];
   routes: RouteResult[];
   create: { api: LoadStats; baseline: LoadStats; minCreatedPerSecond?: number; met?: boolean };
@@ -116,7 +122,10 @@ export function formatResult(result: BenchResult): string {
   const first = dump.runs[0];
   return [
     `## ${result.db} — ${result.date} — ${result.machine.cpus} x ${result.machine.cpuModel}, Node ${result.machine.node}`,
-    `${result.options.connections} connections, ${result.options.duration} s per route (warm-up ${result.options.warmup} s)`,
+    `${result.options.connections} connections, ${result.options.duration} s per route (warm-up ${result.options.warmup} s)` +
+      Object.entries(result.options.apiEnv)
+        .map(([name, value]) => `, ${name}=${value}`)
+        .join(''),
     '',
     table(rows),
     '',

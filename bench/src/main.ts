@@ -27,10 +27,18 @@ interface Options extends LoadOptions {
   port: number;
   country: string;
   outDir: string;
+  apiEnv: Record<string, string>;
+  label?: string;
 }
 
 const MIN_CREATED_PER_SECOND = 1500;
 const AUTH = { authorization: `Bearer ${BENCH_TOKEN}` };
+
+const keyValue = (value: string, previous: Record<string, string>): Record<string, string> => {
+  const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(value);
+  if (!match) throw new InvalidArgumentError('NAME=value');
+  return { ...previous, [match[1]]: match[2] };
+};
 
 const positive = (value: string): number => {
   const n = Number(value);
@@ -53,6 +61,13 @@ function parseOptions(argv: string[]): Options {
     .option('--port <port>', 'API port; the baseline uses the next one', positive, 3300)
     .option('--country <name>', 'country of the per-country routes', 'France')
     .option('--out-dir <dir>', 'where the JSON results go', resolve(PROJECT_ROOT, 'bench/results'))
+    .option(
+      '--api-env <NAME=value>',
+      'extra API environment (repeatable), for A/B runs',
+      keyValue,
+      {},
+    )
+    .option('--label <label>', 'suffix of the result file name, for A/B runs')
     .parse(argv)
     .opts<Options>();
 }
@@ -90,6 +105,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       API_TOKENS: `${BENCH_CLIENT}:${BENCH_TOKEN}`,
       THROTTLE_LIMIT: '1000000000',
       LOG_LEVEL: 'warn',
+      ...options.apiEnv,
     });
     servers.push(api);
     await api.ready('/api/health');
@@ -159,6 +175,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       db,
       machine: machine(),
       options: {
+        apiEnv: options.apiEnv,
         connections: options.connections,
         duration: options.duration,
         warmup: options.warmup,
@@ -197,7 +214,10 @@ async function main(): Promise<void> {
   mkdirSync(options.outDir, { recursive: true });
   for (const db of dbs) {
     const result = await benchDatabase(db, options);
-    const file = join(options.outDir, `${result.date.slice(0, 10)}-${db}.json`);
+    const file = join(
+      options.outDir,
+      `${result.date.slice(0, 10)}-${db}${options.label ? `-${options.label}` : ''}.json`,
+    );
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
     process.stdout.write(`\n${formatResult(result)}\n\nWritten to ${file}\n`);
   }

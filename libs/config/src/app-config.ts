@@ -30,6 +30,8 @@ export interface AppConfig {
   logLevel: string;
   corsOrigins: string[];
   trustProxy: boolean;
+  /** How long the public aggregates may be served from memory (0: never). */
+  cacheTtlMs: number;
 }
 
 const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
@@ -104,5 +106,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel: env.LOG_LEVEL ?? 'info',
     corsOrigins,
     trustProxy: env.TRUST_PROXY === 'true',
+    cacheTtlMs: env.CACHE_TTL_MS ?? 1000,
   };
 }

@@ -111,6 +111,13 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'TRUST_PROXY must be "true" or "false"' })
   TRUST_PROXY?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  CACHE_TTL_MS?: number;
 }
 
 export class ConfigValidationError extends Error {

@@ -1,6 +1,7 @@
 import { ApiError, MESSAGES, addDays, countryKey } from '@app/common';
 import { isUniqueViolation } from '@app/database';
 import { DEFAULT_LIST_LIMIT, ListQueryDto, RecordBodyDto } from './dto';
+import { ReadCache } from './read-cache';
 import { SeriesRepository } from './series.repository';
 import {
   CountryStats,
@@ -29,27 +30,31 @@ export class SeriesService {
   constructor(
     readonly definition: SeriesDefinition,
     private readonly repository: SeriesRepository,
+    /** The public aggregates (latest, country window, totals, summary): see ReadCache. */
+    private readonly cache: ReadCache = new ReadCache(0),
   ) {}
 
   latest(): Promise<SeriesRecord[]> {
-    return this.repository.latest(LATEST_COUNT);
+    return this.cache.get('latest', () => this.repository.latest(LATEST_COUNT));
   }
 
   /** The records within the 30 days that end at that country's most recent record. */
-  async countryWindow(country: string): Promise<SeriesRecord[]> {
+  countryWindow(country: string): Promise<SeriesRecord[]> {
     const key = countryKey(country);
-    const lastDate = await this.repository.lastDate(key);
-    if (!lastDate) throw ApiError.notFound(MESSAGES.countryNotFound);
-    return this.repository.between(key, addDays(lastDate, 1 - COUNTRY_WINDOW_DAYS), lastDate);
+    return this.cache.get(`country:${key}`, async () => {
+      const lastDate = await this.repository.lastDate(key);
+      if (!lastDate) throw ApiError.notFound(MESSAGES.countryNotFound);
+      return this.repository.between(key, addDays(lastDate, 1 - COUNTRY_WINDOW_DAYS), lastDate);
+    });
   }
 
   /** Sums over countries of each country's most recent record. */
   async totals(): Promise<Totals> {
-    return sumTotals(await this.repository.latestPerCountry());
+    return sumTotals(await this.latestPerCountry());
   }
 
   async summary(): Promise<SeriesSummary> {
-    const latest = await this.repository.latestPerCountry();
+    const latest = await this.latestPerCountry();
     const top = [...latest]
       .sort((a, b) => b.total_cases - a.total_cases || a.country.localeCompare(b.country))
       .slice(0, TOP_COUNTRIES);
@@ -67,6 +72,10 @@ export class SeriesService {
         total_deaths,
       })),
     };
+  }
+
+  private latestPerCountry(): Promise<SeriesRecord[]> {
+    return this.cache.get('latestPerCountry', () => this.repository.latestPerCountry());
   }
 
   countries(): Promise<CountrySummary[]> {
@@ -133,28 +142,43 @@ export class SeriesService {
     yield ']';
   }
 
-  async create(body: RecordBodyDto): Promise<number> {
-    try {
-      return await this.repository.insert(toValues(body));
-    } catch (error) {
-      if (isUniqueViolation(error)) throw ApiError.conflict(MESSAGES.duplicateRecord);
-      throw error;
-    }
+  create(body: RecordBodyDto): Promise<number> {
+    return this.write(async () => {
+      try {
+        return await this.repository.insert(toValues(body));
+      } catch (error) {
+        if (isUniqueViolation(error)) throw ApiError.conflict(MESSAGES.duplicateRecord);
+        throw error;
+      }
+    });
   }
 
-  async update(id: number, body: RecordBodyDto): Promise<void> {
-    let updated: boolean;
-    try {
-      updated = await this.repository.update(id, toValues(body));
-    } catch (error) {
-      if (isUniqueViolation(error)) throw ApiError.conflict(MESSAGES.duplicateRecord);
-      throw error;
-    }
-    if (!updated) throw ApiError.notFound(MESSAGES.recordNotFound);
+  update(id: number, body: RecordBodyDto): Promise<void> {
+    return this.write(async () => {
+      let updated: boolean;
+      try {
+        updated = await this.repository.update(id, toValues(body));
+      } catch (error) {
+        if (isUniqueViolation(error)) throw ApiError.conflict(MESSAGES.duplicateRecord);
+        throw error;
+      }
+      if (!updated) throw ApiError.notFound(MESSAGES.recordNotFound);
+    });
   }
 
-  async remove(id: number): Promise<void> {
-    if (!(await this.repository.delete(id))) throw ApiError.notFound(MESSAGES.recordNotFound);
+  remove(id: number): Promise<void> {
+    return this.write(async () => {
+      if (!(await this.repository.delete(id))) throw ApiError.notFound(MESSAGES.recordNotFound);
+    });
+  }
+
+  /** Runs a write, then drops the cached reads (even when it failed: it may have half-run). */
+  private async write<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } finally {
+      this.cache.invalidate();
+    }
   }
 }
 
