@@ -22,6 +22,7 @@ export interface BenchResult {
   machine: { cpus: number; cpuModel: string; memoryGb: number; os: string; node: string };
   options: {
     apiEnv: Record<string, string>;
+    apiMain: string;
     connections: number;
     duration: number;
     warmup: number;

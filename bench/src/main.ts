@@ -28,6 +28,7 @@ interface Options extends LoadOptions {
   country: string;
   outDir: string;
   apiEnv: Record<string, string>;
+  apiMain: string;
   label?: string;
 }
 
@@ -67,6 +68,7 @@ function parseOptions(argv: string[]): Options {
       keyValue,
       {},
     )
+    .option('--api-main <file>', 'the built API entry, for A/B runs of two builds', API_MAIN)
     .option('--label <label>', 'suffix of the result file name, for A/B runs')
     .parse(argv)
     .opts<Options>();
@@ -97,7 +99,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
   const servers: ServerProcess[] = [];
   try {
     imports.forEach((i) => log(`${i.file}: ${i.rows} rows, ${Math.round(i.rowsPerSecond)} rows/s`));
-    const api = ServerProcess.start('API', API_MAIN, options.port, {
+    const api = ServerProcess.start('API', resolve(options.apiMain), options.port, {
       ...databaseEnv(database.config),
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
@@ -176,6 +178,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       machine: machine(),
       options: {
         apiEnv: options.apiEnv,
+        apiMain: options.apiMain,
         connections: options.connections,
         duration: options.duration,
         warmup: options.warmup,

@@ -1,6 +1,7 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import { ThrottlerStorage } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig } from '@app/config';
+import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { ResilientThrottlerStorage } from './resilient-throttler.storage';
 
 export const THROTTLER_STORAGE = Symbol('THROTTLER_STORAGE');
@@ -14,7 +15,7 @@ export const THROTTLER_STORAGE = Symbol('THROTTLER_STORAGE');
       useFactory: (config: AppConfig): ThrottlerStorage =>
         config.redisUrl
           ? new ResilientThrottlerStorage(config.redisUrl)
-          : new ThrottlerStorageService(),
+          : new MemoryThrottlerStorage(),
     },
   ],
   exports: [THROTTLER_STORAGE],
@@ -24,6 +25,6 @@ export class ThrottlerStorageModule implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     if (this.storage instanceof ResilientThrottlerStorage) await this.storage.close();
-    else if (this.storage instanceof ThrottlerStorageService) this.storage.onApplicationShutdown();
+    else if (this.storage instanceof MemoryThrottlerStorage) this.storage.onApplicationShutdown();
   }
 }
