@@ -11,6 +11,9 @@ export interface ImportResult extends LoadResult {
   file: string;
 }
 
+/** Records in each data set. */
+export const DATA_ROWS = { covid: 225_171, mpox: 48_627 };
+
 /** The data sets loaded before the load runs, relative to the project root. */
 export const DATA_FILES = {
   covid: '../shared/data/covid-jhu-2023-03-09.csv.gz',

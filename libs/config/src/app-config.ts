@@ -11,6 +11,8 @@ export interface DatabaseConfig {
   user: string;
   password: string;
   name: string;
+  /** MySQL connections per instance (default DEFAULT_POOL_SIZE). */
+  poolSize?: number;
 }
 
 export interface StaticToken {
@@ -98,6 +100,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       user: env.DB_USER ?? 'root',
       password: env.DB_PASSWORD ?? '',
       name: env.DB_NAME ?? 'covid',
+      poolSize: env.DB_POOL_SIZE,
     },
     apiTokens: parseApiTokens(env.API_TOKENS),
     throttle: { limit: env.THROTTLE_LIMIT ?? 100, ttlSeconds: env.THROTTLE_TTL ?? 60 },

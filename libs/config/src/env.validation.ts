@@ -75,6 +75,13 @@ export class EnvironmentVariables {
   DB_NAME?: string;
 
   @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  DB_POOL_SIZE?: number;
+
+  @IsOptional()
   @IsString()
   API_TOKENS?: string;
 

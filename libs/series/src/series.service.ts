@@ -20,6 +20,8 @@ export const STATS_WINDOW_DAYS = 7;
 export const TOP_COUNTRIES = 5;
 /** Rows fetched per query while a list is streamed. */
 export const LIST_PAGE_SIZE = 5000;
+/** Lists of at most this many records (the default limit) are cached as JSON text. */
+export const CACHED_LIST_LIMIT = 100;
 
 /** A list answer: the whole JSON text when it fits in one page, otherwise chunks to stream. */
 export type ListBody =
@@ -30,7 +32,7 @@ export class SeriesService {
   constructor(
     readonly definition: SeriesDefinition,
     private readonly repository: SeriesRepository,
-    /** The public aggregates (latest, country window, totals, summary): see ReadCache. */
+    /** Public aggregates and small lists (<= CACHED_LIST_LIMIT records): see ReadCache. */
     private readonly cache: ReadCache = new ReadCache(0),
   ) {}
 
@@ -118,6 +120,13 @@ export class SeriesService {
       throw ApiError.badRequest(MESSAGES.invalidQuery, [
         'from : doit être antérieure ou égale à to',
       ]);
+    }
+    if (filter.limit <= CACHED_LIST_LIMIT) {
+      const key = `list:${JSON.stringify(filter)}`;
+      const json = await this.cache.get(key, async () =>
+        JSON.stringify(await this.repository.page(filter, filter.limit)),
+      );
+      return { kind: 'text', json };
     }
     const size = Math.min(filter.limit, LIST_PAGE_SIZE);
     const first = await this.repository.page(filter, size);
