@@ -10,6 +10,9 @@ const record = (date: string, country: string, totalCases: number) => ({
   new_deaths: 0,
 });
 
+const ids = (body: unknown): number[] => (body as { id: number }[]).map((r) => r.id);
+const dates = (body: unknown): string[] => (body as { date: string }[]).map((r) => r.date);
+
 /** A write that bypasses this instance, as another instance or the admin CLI would make it. */
 async function insertElsewhere(t: TestApp, table: string, date: string, country: string) {
   await t.dataSource.query(
@@ -65,7 +68,7 @@ describe('public aggregates cache (CACHE_TTL_MS)', () => {
       });
       expect((await t.http.get('/api/covid/public/country/chile')).body).toHaveLength(2);
       const list = await t.http.get('/api/covid/data?country=Chile').set(t.auth());
-      expect(list.body.map((r: { id: number }) => r.id)).toContain(id);
+      expect(ids(list.body)).toContain(id);
 
       const put = await t.http
         .put(`/api/covid/data/${id}`)
@@ -91,9 +94,9 @@ describe('public aggregates cache (CACHE_TTL_MS)', () => {
         total_deaths: 1,
       });
       const window = await t.http.get('/api/covid/public/country/Chile');
-      expect(window.body.map((r: { date: string }) => r.date)).toEqual(['2021-01-01']);
+      expect(dates(window.body)).toEqual(['2021-01-01']);
       const remaining = await t.http.get('/api/covid/data?country=Chile').set(t.auth());
-      expect(remaining.body.map((r: { date: string }) => r.date)).toEqual(['2021-01-01']);
+      expect(dates(remaining.body)).toEqual(['2021-01-01']);
     });
 
     it('answers a country created after a 404 at once, and does not keep the 404', async () => {
