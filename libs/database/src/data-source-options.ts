@@ -6,10 +6,10 @@ import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 /**
- * MySQL connections per instance: writes wait on the database (commit), so more connections in
- * flight commit more records per second (measured with `npm run bench`: see README, Performance).
+ * MySQL connections per instance (`DB_POOL_SIZE`). 25 was measured against 10 with `npm run bench`
+ * on the shared machine: no clear gain on POST /data (README, Performance), so 10 stays.
  */
-export const DEFAULT_POOL_SIZE = 25;
+export const DEFAULT_POOL_SIZE = 10;
 
 /** TypeORM options for either driver. `synchronize` is never on: the schema comes from migrations. */
 export function buildDataSourceOptions(db: DatabaseConfig): DataSourceOptions {
