@@ -124,6 +124,38 @@ describe('public aggregates cache (CACHE_TTL_MS)', () => {
     });
   });
 
+  it.each([
+    [
+      '/api/covid/public/latest',
+      '[{"id":1,"date":"2021-01-01","country":"Chile","total_cases":10,"new_cases":1,"total_deaths":1,"new_deaths":0}]',
+    ],
+    ['/api/covid/public/totals', '{"total_cases":10,"total_deaths":1}'],
+    [
+      '/api/covid/public/country/chile',
+      '[{"id":1,"date":"2021-01-01","country":"Chile","total_cases":10,"new_cases":1,"total_deaths":1,"new_deaths":0}]',
+    ],
+    [
+      '/api/mpox/public/summary',
+      '{"total_cases":0,"total_deaths":0,"countries":0,"last_date":null,"top_countries":[]}',
+    ],
+  ])('answers %s as JSON text, the same from the cache', async (path, text) => {
+    const t = await bootTestApp({ CACHE_TTL_MS: '3600000' });
+    try {
+      await t.http
+        .post('/api/covid/data')
+        .set(t.auth())
+        .send(record('2021-01-01', 'Chile', 10));
+      for (let i = 0; i < 2; i++) {
+        const res = await t.http.get(path);
+        expect(res.status).toBe(200);
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(res.text).toBe(text);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
   describe('turned off (CACHE_TTL_MS=0)', () => {
     let t: TestApp;
     beforeAll(async () => {

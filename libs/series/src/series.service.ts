@@ -76,6 +76,20 @@ export class SeriesService {
     };
   }
 
+  /**
+   * A public answer as JSON text, cached as text: serialising it again for each request was the
+   * largest cost of a cached answer (bench profile).
+   */
+  publicJson(answer: 'latest' | 'totals' | 'summary'): Promise<string> {
+    return this.cache.get(`json:${answer}`, async () => JSON.stringify(await this[answer]()));
+  }
+
+  countryWindowJson(country: string): Promise<string> {
+    return this.cache.get(`json:country:${countryKey(country)}`, async () =>
+      JSON.stringify(await this.countryWindow(country)),
+    );
+  }
+
   private latestPerCountry(): Promise<SeriesRecord[]> {
     return this.cache.get('latestPerCountry', () => this.repository.latestPerCountry());
   }

@@ -33,9 +33,8 @@ import {
   WriteAck,
 } from '../common/api-responses';
 import { IdParamDto } from '../common/id-param.dto';
+import { JSON_TYPE } from '../common/json-content-type';
 import { CountryStatsResponse, CountrySummaryResponse, RecordResponse } from './series.responses';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * The token-protected routes of one disease, `/<key>/data`, `/<key>/countries`, `/<key>/stats`:
