@@ -103,7 +103,9 @@ describe('docker-compose.yml and Dockerfile', () => {
       expect(text).toMatch(new RegExp(`\\$\\{${secret}:-local-only-`));
     }
     expect(interpolate(api.environment?.DB_PASSWORD ?? '', {})).toBe('local-only-db-password');
-    expect(interpolate(api.environment?.DB_PASSWORD ?? '', { DB_PASSWORD: 's3cret' })).toBe('s3cret');
+    expect(interpolate(api.environment?.DB_PASSWORD ?? '', { DB_PASSWORD: 's3cret' })).toBe(
+      's3cret',
+    );
     expect(text).not.toMatch(/ports:[\s\S]*3306/);
     const ignored = await run('git', ['check-ignore', '.env'], { cwd: ROOT });
     expect(ignored.stdout.trim()).toBe('.env');

@@ -4,7 +4,7 @@
  * of distinct client addresses are swept once idle (memory stays bounded). `npm run soak` is the
  * long version against the built server.
  */
-import { ThrottlerStorageService } from '@nestjs/throttler';
+import { MemoryThrottlerStorage } from '../apps/api/src/rate-limit/memory-throttler.storage';
 import { MESSAGES } from '@app/common';
 import { THROTTLER_STORAGE } from '../apps/api/src/rate-limit/throttler-storage.module';
 import { TestApp, bootTestApp } from './support/test-app';
@@ -67,8 +67,8 @@ describe('overload', () => {
   });
 
   it('sweeps the counters of distinct client addresses once they are idle', async () => {
-    const storage = t.app.get<ThrottlerStorageService>(THROTTLER_STORAGE);
-    expect(storage).toBeInstanceOf(ThrottlerStorageService);
+    const storage = t.app.get<MemoryThrottlerStorage>(THROTTLER_STORAGE);
+    expect(storage).toBeInstanceOf(MemoryThrottlerStorage);
     const heapBefore = process.memoryUsage().heapUsed;
     let sent = 0;
     let largest = 0;
@@ -84,7 +84,7 @@ describe('overload', () => {
       );
       expect(answers.filter((r) => r.status !== 200)).toEqual([]);
       sent += size;
-      largest = Math.max(largest, storage.storage.size);
+      largest = Math.max(largest, storage.size);
     }
     const heapPeak = process.memoryUsage().heapUsed;
     // One counter per address seen within the last TTLs (older ones may already be swept).
@@ -93,7 +93,7 @@ describe('overload', () => {
 
     // Counters expire after the TTL and are swept within one more TTL.
     await sleep(2 * TTL_SECONDS * 1000 + 1000);
-    expect(storage.storage.size).toBe(0);
+    expect(storage.size).toBe(0);
     process.stdout.write(
       `overload: ${DISTINCT_CLIENTS} distinct addresses -> at most ${largest} counters, 0 after ` +
         `${2 * TTL_SECONDS + 1} s idle; heap ${Math.round(heapBefore / 2 ** 20)} -> ` +

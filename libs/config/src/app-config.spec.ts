@@ -25,6 +25,7 @@ describe('configuration', () => {
         password: '',
         name: 'covid',
         timeoutMs: 5000,
+        poolSize: undefined,
       },
       apiTokens: [],
       throttle: { limit: 100, ttlSeconds: 60 },
@@ -35,6 +36,7 @@ describe('configuration', () => {
       trustProxy: false,
       shutdownTimeoutSeconds: 10,
       tokenRefreshMs: 1000,
+      cacheTtlMs: 1000,
     });
   });
 

@@ -16,6 +16,8 @@ export interface DatabaseConfig {
    * busy timeout. Bounds every request when the database hangs (it then answers 503).
    */
   timeoutMs: number;
+  /** MySQL connections per instance (default DEFAULT_POOL_SIZE). */
+  poolSize?: number;
 }
 
 export interface StaticToken {
@@ -39,6 +41,8 @@ export interface AppConfig {
   shutdownTimeoutSeconds: number;
   /** How often each instance checks the database for token changes (ms). */
   tokenRefreshMs: number;
+  /** How long the public aggregates may be served from memory (0: never). */
+  cacheTtlMs: number;
 }
 
 export const DEFAULT_DB_TIMEOUT_MS = 5000;
@@ -108,6 +112,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       password: env.DB_PASSWORD ?? '',
       name: env.DB_NAME ?? 'covid',
       timeoutMs: env.DB_TIMEOUT_MS ?? DEFAULT_DB_TIMEOUT_MS,
+      poolSize: env.DB_POOL_SIZE,
     },
     apiTokens: parseApiTokens(env.API_TOKENS),
     throttle: { limit: env.THROTTLE_LIMIT ?? 100, ttlSeconds: env.THROTTLE_TTL ?? 60 },
@@ -118,5 +123,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: env.TRUST_PROXY === 'true',
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT ?? 10,
     tokenRefreshMs: env.TOKEN_REFRESH_MS ?? 1000,
+    cacheTtlMs: env.CACHE_TTL_MS ?? 1000,
   };
 }

@@ -83,6 +83,13 @@ export class EnvironmentVariables {
   DB_TIMEOUT_MS?: number;
 
   @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  DB_POOL_SIZE?: number;
+
+  @IsOptional()
   @IsString()
   API_TOKENS?: string;
 
@@ -134,6 +141,13 @@ export class EnvironmentVariables {
   @Min(100)
   @Max(60000)
   TOKEN_REFRESH_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(3_600_000)
+  CACHE_TTL_MS?: number;
 }
 
 export class ConfigValidationError extends Error {

@@ -6,6 +6,12 @@ import { DatabaseLogger } from './database-logger';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
+/**
+ * MySQL connections per instance (`DB_POOL_SIZE`). 25 was measured against 10 with `npm run bench`
+ * on the shared machine: no clear gain on POST /data (README, Performance), so 10 stays.
+ */
+export const DEFAULT_POOL_SIZE = 10;
+
 /** TypeORM options for either driver. `synchronize` is never on: the schema comes from migrations. */
 export function buildDataSourceOptions(db: DatabaseConfig): DataSourceOptions {
   const common = {
@@ -35,7 +41,7 @@ export function buildDataSourceOptions(db: DatabaseConfig): DataSourceOptions {
       // requests fail with PROTOCOL_SEQUENCE_TIMEOUT (503) instead of waiting forever.
       enableQueryTimeout: true,
       maxQueryExecutionTime: db.timeoutMs,
-      poolSize: 10,
+      poolSize: db.poolSize ?? DEFAULT_POOL_SIZE,
       extra: {
         // Fail fast instead of queueing forever when the database is gone.
         queueLimit: 200,

@@ -1,4 +1,5 @@
 export * from './dto';
+export * from './read-cache';
 export * from './series.module';
 export * from './series.repository';
 export * from './series.service';

@@ -1,5 +1,7 @@
 import { DynamicModule, Inject, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { ReadCache } from './read-cache';
 import { SeriesRepository } from './series.repository';
 import { SeriesService } from './series.service';
 import { SeriesDefinition } from './series.types';
@@ -20,9 +22,13 @@ export class SeriesModule {
       providers: [
         {
           provide: token,
-          inject: [DataSource],
-          useFactory: (dataSource: DataSource) =>
-            new SeriesService(definition, new SeriesRepository(dataSource, definition)),
+          inject: [DataSource, APP_CONFIG],
+          useFactory: (dataSource: DataSource, config: AppConfig) =>
+            new SeriesService(
+              definition,
+              new SeriesRepository(dataSource, definition),
+              new ReadCache(config.cacheTtlMs),
+            ),
         },
       ],
       exports: [token],

@@ -1,6 +1,7 @@
 import { ApiError, MESSAGES, addDays, countryKey } from '@app/common';
 import { isUniqueViolation } from '@app/database';
 import { DEFAULT_LIST_LIMIT, ListQueryDto, RecordBodyDto } from './dto';
+import { ReadCache } from './read-cache';
 import { SeriesRepository } from './series.repository';
 import {
   CountryStats,
@@ -21,6 +22,8 @@ export const TOP_COUNTRIES = 5;
 export const MAX_BULK_RECORDS = 10_000;
 /** Rows fetched per query while a list is streamed. */
 export const LIST_PAGE_SIZE = 5000;
+/** Lists of at most this many records (the default limit) are cached as JSON text. */
+export const CACHED_LIST_LIMIT = 100;
 
 /** A list answer: the whole JSON text when it fits in one page, otherwise chunks to stream. */
 export type ListBody =
@@ -31,27 +34,31 @@ export class SeriesService {
   constructor(
     readonly definition: SeriesDefinition,
     private readonly repository: SeriesRepository,
+    /** Public aggregates and small lists (<= CACHED_LIST_LIMIT records): see ReadCache. */
+    private readonly cache: ReadCache = new ReadCache(0),
   ) {}
 
   latest(): Promise<SeriesRecord[]> {
-    return this.repository.latest(LATEST_COUNT);
+    return this.cache.get('latest', () => this.repository.latest(LATEST_COUNT));
   }
 
   /** The records within the 30 days that end at that country's most recent record. */
-  async countryWindow(country: string): Promise<SeriesRecord[]> {
+  countryWindow(country: string): Promise<SeriesRecord[]> {
     const key = countryKey(country);
-    const lastDate = await this.repository.lastDate(key);
-    if (!lastDate) throw ApiError.notFound(MESSAGES.countryNotFound);
-    return this.repository.between(key, addDays(lastDate, 1 - COUNTRY_WINDOW_DAYS), lastDate);
+    return this.cache.get(`country:${key}`, async () => {
+      const lastDate = await this.repository.lastDate(key);
+      if (!lastDate) throw ApiError.notFound(MESSAGES.countryNotFound);
+      return this.repository.between(key, addDays(lastDate, 1 - COUNTRY_WINDOW_DAYS), lastDate);
+    });
   }
 
   /** Sums over countries of each country's most recent record. */
   async totals(): Promise<Totals> {
-    return sumTotals(await this.repository.latestPerCountry());
+    return sumTotals(await this.latestPerCountry());
   }
 
   async summary(): Promise<SeriesSummary> {
-    const latest = await this.repository.latestPerCountry();
+    const latest = await this.latestPerCountry();
     const top = [...latest]
       .sort((a, b) => b.total_cases - a.total_cases || a.country.localeCompare(b.country))
       .slice(0, TOP_COUNTRIES);
@@ -69,6 +76,24 @@ export class SeriesService {
         total_deaths,
       })),
     };
+  }
+
+  /**
+   * A public answer as JSON text, cached as text: serialising it again for each request was the
+   * largest cost of a cached answer (bench profile).
+   */
+  publicJson(answer: 'latest' | 'totals' | 'summary'): Promise<string> {
+    return this.cache.get(`json:${answer}`, async () => JSON.stringify(await this[answer]()));
+  }
+
+  countryWindowJson(country: string): Promise<string> {
+    return this.cache.get(`json:country:${countryKey(country)}`, async () =>
+      JSON.stringify(await this.countryWindow(country)),
+    );
+  }
+
+  private latestPerCountry(): Promise<SeriesRecord[]> {
+    return this.cache.get('latestPerCountry', () => this.repository.latestPerCountry());
   }
 
   countries(): Promise<CountrySummary[]> {
@@ -112,6 +137,13 @@ export class SeriesService {
         'from : doit être antérieure ou égale à to',
       ]);
     }
+    if (filter.limit <= CACHED_LIST_LIMIT) {
+      const key = `list:${JSON.stringify(filter)}`;
+      const json = await this.cache.get(key, async () =>
+        JSON.stringify(await this.repository.page(filter, filter.limit)),
+      );
+      return { kind: 'text', json };
+    }
     const size = Math.min(filter.limit, LIST_PAGE_SIZE);
     const first = await this.repository.page(filter, size);
     if (first.length < size || filter.limit <= size) {
@@ -135,33 +167,48 @@ export class SeriesService {
     yield ']';
   }
 
-  async create(body: RecordBodyDto): Promise<number> {
-    try {
-      return await this.repository.insert(toValues(body));
-    } catch (error) {
-      if (isUniqueViolation(error)) throw ApiError.conflict(MESSAGES.duplicateRecord);
-      throw error;
-    }
+  create(body: RecordBodyDto): Promise<number> {
+    return this.write(async () => {
+      try {
+        return await this.repository.insert(toValues(body));
+      } catch (error) {
+        if (isUniqueViolation(error)) throw ApiError.conflict(MESSAGES.duplicateRecord);
+        throw error;
+      }
+    });
   }
 
-  async update(id: number, body: RecordBodyDto): Promise<void> {
-    let updated: boolean;
-    try {
-      updated = await this.repository.update(id, toValues(body));
-    } catch (error) {
-      if (isUniqueViolation(error)) throw ApiError.conflict(MESSAGES.duplicateRecord);
-      throw error;
-    }
-    if (!updated) throw ApiError.notFound(MESSAGES.recordNotFound);
+  update(id: number, body: RecordBodyDto): Promise<void> {
+    return this.write(async () => {
+      let updated: boolean;
+      try {
+        updated = await this.repository.update(id, toValues(body));
+      } catch (error) {
+        if (isUniqueViolation(error)) throw ApiError.conflict(MESSAGES.duplicateRecord);
+        throw error;
+      }
+      if (!updated) throw ApiError.notFound(MESSAGES.recordNotFound);
+    });
   }
 
   /** Insert-or-update by country and date, all in one transaction (all or nothing). */
   upsertMany(bodies: RecordBodyDto[]): Promise<{ inserted: number; updated: number }> {
-    return this.repository.upsertMany(bodies.map(toValues));
+    return this.write(() => this.repository.upsertMany(bodies.map(toValues)));
   }
 
-  async remove(id: number): Promise<void> {
-    if (!(await this.repository.delete(id))) throw ApiError.notFound(MESSAGES.recordNotFound);
+  remove(id: number): Promise<void> {
+    return this.write(async () => {
+      if (!(await this.repository.delete(id))) throw ApiError.notFound(MESSAGES.recordNotFound);
+    });
+  }
+
+  /** Runs a write, then drops the cached reads (even when it failed: it may have half-run). */
+  private async write<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } finally {
+      this.cache.invalidate();
+    }
   }
 }
 

@@ -1,8 +1,9 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { InjectSeries, SeriesService, SeriesSummary } from '@app/series';
+import { InjectSeries, SeriesService } from '@app/series';
 import { Public } from '../auth/public.decorator';
 import { ApiCommonErrors } from '../common/api-responses';
+import { JSON_TYPE } from '../common/json-content-type';
 import { SeriesSummaryResponse } from '../series/series.responses';
 
 @Public()
@@ -13,12 +14,13 @@ export class MpoxPublicController {
   constructor(@InjectSeries('mpox') private readonly series: SeriesService) {}
 
   @Get('summary')
+  @Header('Content-Type', JSON_TYPE)
   @ApiOperation({
     summary:
       'MPOX totals (sums of each country’s latest record), countries, last date and top 5 countries',
   })
   @ApiOkResponse({ description: 'The summary', type: SeriesSummaryResponse })
-  summary(): Promise<SeriesSummary> {
-    return this.series.summary();
+  summary(): Promise<string> {
+    return this.series.publicJson('summary');
   }
 }

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import { ThrottlerStorage } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import Redis from 'ioredis';
+import { MemoryThrottlerStorage } from './memory-throttler.storage';
 
 type StorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
@@ -14,7 +15,7 @@ export class ResilientThrottlerStorage implements ThrottlerStorage {
   private readonly logger = new Logger('RateLimit');
   private readonly redis: Redis;
   private readonly shared: ThrottlerStorageRedisService;
-  private readonly local = new ThrottlerStorageService();
+  private readonly local = new MemoryThrottlerStorage();
   private degraded = false;
 
   constructor(url: string) {

@@ -1,5 +1,5 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import { ThrottlerStorage } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { ResilientThrottlerStorage } from './resilient-throttler.storage';
@@ -30,6 +30,6 @@ export class ThrottlerStorageModule implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     if (this.storage instanceof ResilientThrottlerStorage) await this.storage.close();
-    else if (this.storage instanceof ThrottlerStorageService) this.storage.onApplicationShutdown();
+    else if (this.storage instanceof MemoryThrottlerStorage) this.storage.onApplicationShutdown();
   }
 }

@@ -45,9 +45,8 @@ import {
 } from '../common/api-responses';
 import { IdParamDto } from '../common/id-param.dto';
 import { BulkRecordsPipe } from './bulk-records.pipe';
+import { JSON_TYPE } from '../common/json-content-type';
 import { CountryStatsResponse, CountrySummaryResponse, RecordResponse } from './series.responses';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * The token-protected routes of one disease, `/<key>/data`, `/<key>/countries`, `/<key>/stats`:

@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { RecordedAnswer } from './bench-routes';
+
+/**
+ * The baseline: a bare node:http server that answers each benchmarked route with the API's own
+ * bytes, from memory. Run as `node baseline-server.js <port> <answers.json>`.
+ */
+function main(): void {
+  const [port, file] = process.argv.slice(2);
+  const answers = JSON.parse(readFileSync(file, 'utf8')) as RecordedAnswer[];
+  const byKey = new Map(
+    answers.map((a) => [
+      `${a.method} ${a.method === 'GET' ? a.url : a.url.split('?')[0]}`,
+      { status: a.status, type: a.contentType, body: Buffer.from(a.body) },
+    ]),
+  );
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const key = `${req.method} ${req.method === 'GET' ? req.url : req.url?.split('?')[0]}`;
+      const answer =
+        key === 'GET /health' ? { status: 200, type: 'text/plain', body: 'ok' } : byKey.get(key);
+      if (!answer) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(answer.status, {
+        'content-type': answer.type,
+        'content-length': answer.body.length,
+      });
+      res.end(answer.body);
+    });
+  });
+  server.keepAliveTimeout = 72_000;
+  server.listen(Number(port), '127.0.0.1');
+  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+}
+
+main();

@@ -1,0 +1,138 @@
+import { cpus, totalmem, type, release } from 'node:os';
+import { ImportResult } from './bench-database';
+import { DumpStats } from './dump-run';
+import { LoadStats } from './load-run';
+
+export interface RouteResult {
+  name: string;
+  method: string;
+  path: string;
+  api: LoadStats;
+  baseline: LoadStats;
+  /** API requests/s divided by the baseline's. */
+  ratio: number;
+  minRatio: number;
+  maxP99Ms?: number;
+  met: boolean;
+}
+
+export interface BenchResult {
+  date: string;
+  db: string;
+  machine: { cpus: number; cpuModel: string; memoryGb: number; os: string; node: string };
+  options: {
+    apiEnv: Record<string, string>;
+    apiMain: string;
+    connections: number;
+    duration: number;
+    warmup: number;
+    dumpRuns: number;
+  };
+  imports: ImportResult[];
+  routes: RouteResult[];
+  create: { api: LoadStats; baseline: LoadStats; minCreatedPerSecond?: number; met?: boolean };
+  dump: {
+    runs: DumpStats[];
+    baseline: DumpStats;
+    bestSeconds: number;
+    maxRssGrowthMb: number;
+    met: boolean;
+  };
+}
+
+export function machine(): BenchResult['machine'] {
+  const list = cpus();
+  return {
+    cpus: list.length,
+    cpuModel: list[0]?.model ?? 'unknown',
+    memoryGb: Math.round(totalmem() / 1024 ** 3),
+    os: `${type()} ${release()}`,
+    node: process.version,
+  };
+}
+
+const num = (value: number, digits = 0): string =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  const line = (row: string[]): string =>
+    `| ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (i === 0 ? ':' : '-').padEnd(w + 1, '-') + (i === 0 ? '-' : ':')).join('|')}|`;
+  return [line(rows[0]), rule, ...rows.slice(1).map(line)].join('\n');
+}
+
+/** The one table of a run, in Markdown (pasted as is in the README). */
+export function formatResult(result: BenchResult): string {
+  const header = [
+    'route',
+    'API req/s',
+    'p50 ms',
+    'p99 ms',
+    'baseline req/s',
+    'p50 ms',
+    'p99 ms',
+    'API/baseline',
+    'target',
+  ];
+  const loadRow = (
+    name: string,
+    api: LoadStats,
+    baseline: LoadStats,
+    ratio: string,
+    target: string,
+  ): string[] => [
+    name,
+    num(api.requestsPerSecond),
+    num(api.p50Ms),
+    num(api.p99Ms),
+    num(baseline.requestsPerSecond),
+    num(baseline.p50Ms),
+    num(baseline.p99Ms),
+    ratio,
+    target,
+  ];
+  const rows = [
+    header,
+    ...result.routes.map((r) =>
+      loadRow(
+        `${r.method} ${r.name}`,
+        r.api,
+        r.baseline,
+        `${num(r.ratio * 100)} %`,
+        `${r.met ? 'met' : 'MISSED'} (>= ${num(r.minRatio * 100)} %${r.maxP99Ms ? `, p99 < ${r.maxP99Ms} ms` : ''})`,
+      ),
+    ),
+    loadRow(
+      'POST covid data (created/s)',
+      { ...result.create.api, requestsPerSecond: result.create.api.okPerSecond },
+      result.create.baseline,
+      `${num((result.create.api.okPerSecond / result.create.baseline.requestsPerSecond) * 100)} %`,
+      result.create.met === undefined
+        ? '(MariaDB only)'
+        : `${result.create.met ? 'met' : 'MISSED'} (>= ${num(result.create.minCreatedPerSecond ?? 0)}/s)`,
+    ),
+  ];
+  const imports = result.imports
+    .map(
+      (i) =>
+        `${i.file.split('/').pop()}: ${num(i.rows)} rows in ${num(i.seconds, 1)} s = ${num(i.rowsPerSecond)} rows/s`,
+    )
+    .join('; ');
+  const dump = result.dump;
+  const first = dump.runs[0];
+  return [
+    `## ${result.db} — ${result.date} — ${result.machine.cpus} x ${result.machine.cpuModel}, Node ${result.machine.node}`,
+    `${result.options.connections} connections, ${result.options.duration} s per route (warm-up ${result.options.warmup} s)` +
+      Object.entries(result.options.apiEnv)
+        .map(([name, value]) => `, ${name}=${value}`)
+        .join(''),
+    '',
+    table(rows),
+    '',
+    `Import: ${imports}`,
+    `Full dump (${num(first?.rows ?? 0)} rows, ${num((first?.bytes ?? 0) / 1024 ** 2, 1)} MB): best ${num(dump.bestSeconds, 2)} s over ${dump.runs.length} run(s) ` +
+      `(baseline ${num(dump.baseline.seconds, 2)} s), server RSS growth max ${num(dump.maxRssGrowthMb, 1)} MB — ` +
+      `${dump.met ? 'met' : 'MISSED'} (< 3 s, < 64 MB)`,
+  ].join('\n');
+}

@@ -1,0 +1,62 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { BenchResult } from './bench-report';
+import { DATA_ROWS } from './bench-database';
+
+/**
+ * Checks that a bench run wrote well-formed results (used by CI after a short run): every route
+ * measured on both servers with no failed request, the dump complete. Asserts no speed.
+ * `node check-results.js <dir> <db>...`
+ */
+function check(result: BenchResult): string[] {
+  const problems: string[] = [];
+  const expect = (ok: boolean, what: string): void => void (ok || problems.push(what));
+  const positive = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n) && n > 0;
+  expect(result.routes.length === 5, 'five read routes');
+  for (const route of result.routes) {
+    for (const [server, stats] of [
+      ['API', route.api],
+      ['baseline', route.baseline],
+    ] as const) {
+      expect(positive(stats.requestsPerSecond), `${route.path}: ${server} requests/s`);
+      expect(stats.non2xx === 0 && stats.errors === 0, `${route.path}: ${server} failed requests`);
+      expect(Number.isFinite(stats.p50Ms) && stats.p99Ms >= stats.p50Ms, `${route.path}: latency`);
+    }
+    expect(positive(route.ratio), `${route.path}: ratio`);
+  }
+  expect(positive(result.create.api.okPerSecond), 'POST created/s');
+  expect(result.create.api.non2xx === 0, 'POST: every request created a record');
+  const imported = result.imports.map((i) => i.rows);
+  expect(
+    JSON.stringify(imported) === JSON.stringify([DATA_ROWS.covid, DATA_ROWS.mpox]),
+    'rows imported',
+  );
+  expect(
+    result.imports.every((i) => positive(i.rowsPerSecond)),
+    'import rate',
+  );
+  for (const dump of [...result.dump.runs, result.dump.baseline]) {
+    expect(dump.status === 200 && dump.rows === DATA_ROWS.covid, 'full dump: every row');
+  }
+  expect(positive(result.dump.bestSeconds), 'full dump time');
+  expect(Number.isFinite(result.dump.maxRssGrowthMb), 'full dump memory');
+  return problems;
+}
+
+function main(): void {
+  const [dir, ...dbs] = process.argv.slice(2);
+  const files = readdirSync(dir);
+  let failed = false;
+  for (const db of dbs) {
+    const file = files.find((name) => name.endsWith(`-${db}.json`));
+    const problems = file
+      ? check(JSON.parse(readFileSync(join(dir, file), 'utf8')) as BenchResult)
+      : [`no result file for ${db}`];
+    for (const problem of problems) process.stderr.write(`[${db}] wrong: ${problem}\n`);
+    if (problems.length) failed = true;
+    else process.stdout.write(`[${db}] ${file}: well-formed\n`);
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+main();

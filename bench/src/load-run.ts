@@ -1,0 +1,49 @@
+import autocannon from 'autocannon';
+
+export interface LoadOptions {
+  connections: number;
+  /** Seconds. */
+  duration: number;
+}
+
+export interface LoadStats {
+  requestsPerSecond: number;
+  /** Responses with a 2xx status per second (for POST: records created per second). */
+  okPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface LoadTarget {
+  url: string;
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  /** A new body for each request (POST). */
+  body?: () => string;
+}
+
+/** Drives one URL with autocannon on loopback and sums it up. */
+export async function runLoad(target: LoadTarget, options: LoadOptions): Promise<LoadStats> {
+  const { body } = target;
+  const result = await autocannon({
+    url: target.url,
+    method: target.method,
+    headers: { ...target.headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+    connections: options.connections,
+    duration: options.duration,
+    requests: body ? [{ setupRequest: (request) => ({ ...request, body: body() }) }] : undefined,
+  });
+  const seconds = result.duration || options.duration;
+  return {
+    requestsPerSecond: result.requests.total / seconds,
+    okPerSecond: result['2xx'] / seconds,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}

@@ -1,0 +1,233 @@
+import 'reflect-metadata';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { databaseEnv } from '../../test/support/built-api';
+import { BenchDb, prepareDatabase } from './bench-database';
+import { BenchResult, RouteResult, formatResult, machine } from './bench-report';
+import {
+  BENCH_CLIENT,
+  BENCH_TOKEN,
+  CREATE_PATH,
+  DUMP_PATH,
+  RecordedAnswer,
+  createBodies,
+  createdAnswer,
+  readRoutes,
+} from './bench-routes';
+import { runDump } from './dump-run';
+import { LoadOptions, runLoad } from './load-run';
+import { API_MAIN, BASELINE_MAIN, PROJECT_ROOT } from './paths';
+import { ServerProcess } from './server-process';
+
+interface Options extends LoadOptions {
+  db: 'sqlite' | 'mysql' | 'both';
+  warmup: number;
+  dumpRuns: number;
+  port: number;
+  country: string;
+  outDir: string;
+  apiEnv: Record<string, string>;
+  apiMain: string;
+  label?: string;
+}
+
+const MIN_CREATED_PER_SECOND = 1500;
+const AUTH = { authorization: `Bearer ${BENCH_TOKEN}` };
+
+const keyValue = (value: string, previous: Record<string, string>): Record<string, string> => {
+  const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(value);
+  if (!match) throw new InvalidArgumentError('NAME=value');
+  return { ...previous, [match[1]]: match[2] };
+};
+
+const positive = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('a positive number');
+  return n;
+};
+
+function parseOptions(argv: string[]): Options {
+  return new Command('bench')
+    .description(
+      'Loads the data sets, then benchmarks the built API against a bare node:http baseline',
+    )
+    .addOption(
+      new Option('--db <db>', 'database').choices(['sqlite', 'mysql', 'both']).default('both'),
+    )
+    .option('--duration <s>', 'seconds of load per route and server', positive, 10)
+    .option('--connections <n>', 'concurrent connections', positive, 50)
+    .option('--warmup <s>', 'seconds of warm-up per route before measuring the API', positive, 2)
+    .option('--dump-runs <n>', 'full dumps to time', positive, 3)
+    .option('--port <port>', 'API port; the baseline uses the next one', positive, 3300)
+    .option('--country <name>', 'country of the per-country routes', 'France')
+    .option('--out-dir <dir>', 'where the JSON results go', resolve(PROJECT_ROOT, 'bench/results'))
+    .option(
+      '--api-env <NAME=value>',
+      'extra API environment (repeatable), for A/B runs',
+      keyValue,
+      {},
+    )
+    .option('--api-main <file>', 'the built API entry, for A/B runs of two builds', API_MAIN)
+    .option('--label <label>', 'suffix of the result file name, for A/B runs')
+    .parse(argv)
+    .opts<Options>();
+}
+
+/** The API's answers to the benchmarked routes, fetched once, for the baseline to replay. */
+async function recordAnswers(api: ServerProcess, paths: string[]): Promise<RecordedAnswer[]> {
+  const answers = [createdAnswer()];
+  for (const url of paths) {
+    const res = await fetch(api.url + url, { headers: AUTH });
+    if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
+    answers.push({
+      method: 'GET',
+      url,
+      status: res.status,
+      contentType: res.headers.get('content-type') ?? 'application/json',
+      body: await res.text(),
+    });
+  }
+  return answers;
+}
+
+async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult> {
+  const log = (message: string): void => void process.stderr.write(`[${db}] ${message}\n`);
+  log('loading the data sets');
+  const { database, imports } = await prepareDatabase(db);
+  const work = mkdtempSync(join(tmpdir(), 'covid-bench-'));
+  const servers: ServerProcess[] = [];
+  try {
+    imports.forEach((i) => log(`${i.file}: ${i.rows} rows, ${Math.round(i.rowsPerSecond)} rows/s`));
+    const api = ServerProcess.start('API', resolve(options.apiMain), options.port, {
+      ...databaseEnv(database.config),
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(options.port),
+      API_TOKENS: `${BENCH_CLIENT}:${BENCH_TOKEN}`,
+      THROTTLE_LIMIT: '1000000000',
+      LOG_LEVEL: 'warn',
+      ...options.apiEnv,
+    });
+    servers.push(api);
+    await api.ready('/api/health');
+    const routes = readRoutes(options.country);
+    const answersFile = join(work, 'answers.json');
+    writeFileSync(
+      answersFile,
+      JSON.stringify(await recordAnswers(api, [...routes.map((r) => r.path), DUMP_PATH])),
+    );
+    const baseline = ServerProcess.start('baseline', BASELINE_MAIN, options.port + 1, {}, [
+      String(options.port + 1),
+      answersFile,
+    ]);
+    servers.push(baseline);
+    await baseline.ready('/health');
+
+    const routeResults: RouteResult[] = [];
+    for (const route of routes) {
+      log(`${route.method} ${route.path}`);
+      const target = (server: ServerProcess) => ({
+        url: server.url + route.path,
+        method: route.method,
+        headers: route.auth ? AUTH : undefined,
+      });
+      if (options.warmup > 0) await runLoad(target(api), { ...options, duration: options.warmup });
+      const apiStats = await runLoad(target(api), options);
+      const baselineStats = await runLoad(target(baseline), options);
+      const ratio = apiStats.requestsPerSecond / baselineStats.requestsPerSecond;
+      routeResults.push({
+        name: route.name,
+        method: route.method,
+        path: route.path,
+        api: apiStats,
+        baseline: baselineStats,
+        ratio,
+        minRatio: route.minRatio,
+        maxP99Ms: route.maxP99Ms,
+        met:
+          apiStats.non2xx === 0 &&
+          ratio >= route.minRatio &&
+          (route.maxP99Ms === undefined || apiStats.p99Ms < route.maxP99Ms),
+      });
+    }
+
+    log(`GET ${DUMP_PATH}`);
+    const runs = [];
+    for (let i = 0; i < options.dumpRuns; i++) runs.push(await runDump(api, DUMP_PATH, AUTH));
+    const baselineDump = await runDump(baseline, DUMP_PATH, AUTH);
+    const bestSeconds = Math.min(...runs.map((r) => r.seconds));
+    const maxRssGrowthMb = Math.max(...runs.map((r) => r.rssGrowthBytes)) / 1024 ** 2;
+
+    log(`POST ${CREATE_PATH}`);
+    const bodies = createBodies();
+    const createTarget = (server: ServerProcess) => ({
+      url: server.url + CREATE_PATH,
+      method: 'POST' as const,
+      headers: AUTH,
+      body: bodies,
+    });
+    if (options.warmup > 0)
+      await runLoad(createTarget(api), { ...options, duration: options.warmup });
+    const createApi = await runLoad(createTarget(api), options);
+    const createBaseline = await runLoad(createTarget(baseline), options);
+
+    return {
+      date: new Date().toISOString(),
+      db,
+      machine: machine(),
+      options: {
+        apiEnv: options.apiEnv,
+        apiMain: options.apiMain,
+        connections: options.connections,
+        duration: options.duration,
+        warmup: options.warmup,
+        dumpRuns: options.dumpRuns,
+      },
+      imports,
+      routes: routeResults,
+      create: {
+        api: createApi,
+        baseline: createBaseline,
+        ...(db === 'mysql'
+          ? {
+              minCreatedPerSecond: MIN_CREATED_PER_SECOND,
+              met: createApi.non2xx === 0 && createApi.okPerSecond >= MIN_CREATED_PER_SECOND,
+            }
+          : {}),
+      },
+      dump: {
+        runs,
+        baseline: baselineDump,
+        bestSeconds,
+        maxRssGrowthMb,
+        met: runs.every((r) => r.status === 200) && bestSeconds < 3 && maxRssGrowthMb < 64,
+      },
+    };
+  } finally {
+    for (const server of servers) await server.stop();
+    rmSync(work, { recursive: true, force: true });
+    await database.drop();
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv);
+  const dbs: BenchDb[] = options.db === 'both' ? ['sqlite', 'mysql'] : [options.db];
+  mkdirSync(options.outDir, { recursive: true });
+  for (const db of dbs) {
+    const result = await benchDatabase(db, options);
+    const file = join(
+      options.outDir,
+      `${result.date.slice(0, 10)}-${db}${options.label ? `-${options.label}` : ''}.json`,
+    );
+    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    process.stdout.write(`\n${formatResult(result)}\n\nWritten to ${file}\n`);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,71 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** A server run as a child process, on 127.0.0.1:port, stopped with `stop()`. */
+export class ServerProcess {
+  private constructor(
+    readonly name: string,
+    readonly port: number,
+    private readonly child: ChildProcess,
+    private readonly stderr: string[],
+  ) {}
+
+  static start(
+    name: string,
+    script: string,
+    port: number,
+    env: Record<string, string>,
+    args: string[] = [],
+  ): ServerProcess {
+    const child = spawn(process.execPath, [script, ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const stderr: string[] = [];
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr.push(chunk);
+      if (stderr.length > 50) stderr.shift();
+    });
+    return new ServerProcess(name, port, child, stderr);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get pid(): number {
+    return this.child.pid ?? 0;
+  }
+
+  /** Waits until `path` answers 200 (at most `timeoutMs`). */
+  async ready(path: string, timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.child.exitCode !== null) {
+        throw new Error(`${this.name} exited (${this.child.exitCode}): ${this.stderr.join('')}`);
+      }
+      const ok = await fetch(this.url + path)
+        .then((res) => res.ok)
+        .catch(() => false);
+      if (ok) return;
+      await sleep(100);
+    }
+    throw new Error(`${this.name} did not answer ${path} within ${timeoutMs} ms`);
+  }
+
+  /** Resident set size in bytes, from /proc (Linux). */
+  rss(): number {
+    const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    return match ? Number(match[1]) * 1024 : 0;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    const killed = await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]);
+    if (!killed) this.child.kill('SIGKILL');
+  }
+}
