@@ -21,7 +21,9 @@ describe.each(SERIES_KEYS)('%s reads', (key) => {
   let t: TestApp;
   let repository: SeriesRepository;
   beforeAll(async () => {
-    t = await bootTestApp();
+    // Seeded straight through the repository (like another instance would write): no read cache,
+    // which test/public-cache.e2e-spec.ts covers.
+    t = await bootTestApp({ CACHE_TTL_MS: '0' });
     repository = new SeriesRepository(t.dataSource, key === 'covid' ? COVID_SERIES : MPOX_SERIES);
   });
   afterAll(() => t.close());

@@ -1,13 +1,17 @@
-import { DataSource } from 'typeorm';
-import { buildDataSourceOptions, runMigrations } from '@app/database';
-import { COVID_SERIES, MPOX_SERIES, SeriesRepository } from '@app/series';
+import { runCli } from '../../test/support/cli';
+import { databaseEnv } from '../../test/support/built-api';
 import { TestDatabase, createTestDatabase } from '../../test/support/test-database';
-import { LoadResult, loadCsv } from './load-csv';
 
 export type BenchDb = 'sqlite' | 'mysql';
 
-export interface ImportResult extends LoadResult {
+/** One data set loaded by the admin CLI's `import`, with the figures its summary prints. */
+export interface ImportResult {
   file: string;
+  rows: number;
+  inserted: number;
+  updated: number;
+  seconds: number;
+  rowsPerSecond: number;
 }
 
 /** Records in each data set. */
@@ -19,30 +23,49 @@ export const DATA_FILES = {
   mpox: '../shared/data/mpox-owid-2023-11-16.csv.gz',
 };
 
+function summaryNumber(stdout: string, pattern: RegExp): number {
+  const match = pattern.exec(stdout);
+  if (!match) throw new Error(`unexpected import summary:\n${stdout}`);
+  return Number(match[1]);
+}
+
+/** Runs `import <dataset> <file>` with the built admin CLI, exactly as an administrator would. */
+async function importWithCli(
+  dataset: 'covid' | 'mpox',
+  file: string,
+  env: Record<string, string>,
+): Promise<ImportResult> {
+  const result = await runCli(['import', dataset, file], env);
+  if (result.code !== 0)
+    throw new Error(`import ${dataset} failed (${result.code}): ${result.stderr}`);
+  const rows = summaryNumber(result.stdout, /^rows read: (\d+)$/m);
+  const seconds = summaryNumber(result.stdout, /^time: +([\d.]+) s/m);
+  return {
+    file,
+    rows,
+    inserted: summaryNumber(result.stdout, /^inserted: +(\d+)$/m),
+    updated: summaryNumber(result.stdout, /^updated: +(\d+)$/m),
+    seconds,
+    rowsPerSecond: summaryNumber(result.stdout, /\((\d+) rows\/s/),
+  };
+}
+
 /**
  * A throw-away database (SQLite temp file, or a fresh MariaDB database dropped by `drop()`),
- * migrated and loaded with the COVID and MPOX data sets.
+ * migrated and loaded with the COVID and MPOX data sets by the admin CLI's `import` (the import
+ * rate in the results is the one that command reports).
  */
 export async function prepareDatabase(
   type: BenchDb,
 ): Promise<{ database: TestDatabase; imports: ImportResult[] }> {
   const database = await createTestDatabase(type);
   try {
-    const dataSource = await new DataSource(buildDataSourceOptions({ ...database.config, timeoutMs: 60_000 })).initialize();
-    try {
-      await runMigrations(dataSource);
-      const imports: ImportResult[] = [];
-      for (const [series, file] of [
-        [COVID_SERIES, DATA_FILES.covid],
-        [MPOX_SERIES, DATA_FILES.mpox],
-      ] as const) {
-        const result = await loadCsv(new SeriesRepository(dataSource, series), file);
-        imports.push({ file, ...result });
-      }
-      return { database, imports };
-    } finally {
-      await dataSource.destroy();
-    }
+    const env = { ...databaseEnv(database.config), DB_TIMEOUT_MS: '60000' };
+    const imports = [
+      await importWithCli('covid', DATA_FILES.covid, env),
+      await importWithCli('mpox', DATA_FILES.mpox, env),
+    ];
+    return { database, imports };
   } catch (error) {
     await database.drop();
     throw error;

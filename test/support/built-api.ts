@@ -1,9 +1,18 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { get } from 'node:http';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { DatabaseConfig } from '@app/config';
 
-export const ROOT = join(__dirname, '..', '..');
+/** The project root (found upwards, so that this also works once compiled into dist/bench). */
+export const ROOT = projectRoot(__dirname);
+
+function projectRoot(from: string): string {
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'nest-cli.json'))) return dir;
+  }
+  throw new Error(`no nest-cli.json above ${from}`);
+}
 /** The built API (`npm run build`); test/support/global-setup.ts builds it when it is stale. */
 export const API_MAIN = 'dist/apps/api/apps/api/src/main.js';
 

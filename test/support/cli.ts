@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { ROOT } from './built-api';
 
 /** The built command line, exactly as `node dist/apps/cli/apps/cli/src/main.js` runs it. */
-export const CLI_ENTRY = join(__dirname, '../../dist/apps/cli/apps/cli/src/main.js');
+export const CLI_ENTRY = join(ROOT, 'dist/apps/cli/apps/cli/src/main.js');
 
 export interface CliResult {
   code: number | null;
