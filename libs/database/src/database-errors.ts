@@ -23,6 +23,7 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 const CONNECTION_CODES = new Set([
+  'DATABASE_DEADLINE',
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',

@@ -7,3 +7,4 @@ export * from './database.module';
 export * from './tokens';
 export * from './discard-stuck-connections';
 export * from './database-logger';
+export * from './database-deadline';

@@ -26,7 +26,8 @@ export class SeriesModule {
           useFactory: (dataSource: DataSource, config: AppConfig) =>
             new SeriesService(
               definition,
-              new SeriesRepository(dataSource, definition),
+              // Every database call answers within twice DB_TIMEOUT_MS, or fails as a 503.
+              new SeriesRepository(dataSource, definition, 2 * config.db.timeoutMs),
               new ReadCache(config.cacheTtlMs),
             ),
         },

@@ -1,5 +1,5 @@
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { SeriesRecordEntity } from '@app/database';
+import { SeriesRecordEntity, withDeadline } from '@app/database';
 import { ListFilter, RecordValues, SeriesDefinition, SeriesRecord } from './series.types';
 import { countryKey } from '@app/common';
 
@@ -33,16 +33,21 @@ export class SeriesRepository {
   private readonly table: string;
   private readonly records: Repository<SeriesRecordEntity>;
 
+  /**
+   * @param deadlineMs longest wait for one database call before it fails as "database
+   * unavailable" (the API sets it; the admin CLI's long imports do not).
+   */
   constructor(
     private readonly dataSource: DataSource,
     definition: SeriesDefinition,
+    private readonly deadlineMs?: number,
   ) {
     this.records = dataSource.getRepository(definition.entity);
     this.table = this.records.metadata.tableName;
   }
 
   private async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
-    return this.dataSource.query<Row[]>(sql, params);
+    return withDeadline(this.dataSource.query<Row[]>(sql, params), this.deadlineMs);
   }
 
   async latest(count: number): Promise<SeriesRecord[]> {
@@ -168,18 +173,21 @@ export class SeriesRepository {
   }
 
   async insert(values: RecordValues): Promise<number> {
-    const result = await this.records.insert(this.toEntity(values));
+    const result = await withDeadline(this.records.insert(this.toEntity(values)), this.deadlineMs);
     return Number(result.identifiers[0].id);
   }
 
   /** Replaces every field of a record; false when the id does not exist. */
   async update(id: number, values: RecordValues): Promise<boolean> {
-    const result = await this.records.update({ id }, this.toEntity(values));
+    const result = await withDeadline(
+      this.records.update({ id }, this.toEntity(values)),
+      this.deadlineMs,
+    );
     return (result.affected ?? 0) > 0;
   }
 
   async delete(id: number): Promise<boolean> {
-    const result = await this.records.delete({ id });
+    const result = await withDeadline(this.records.delete({ id }), this.deadlineMs);
     return (result.affected ?? 0) > 0;
   }
 
@@ -189,7 +197,7 @@ export class SeriesRepository {
    */
   async upsertMany(records: RecordValues[]): Promise<{ inserted: number; updated: number }> {
     if (records.length === 0) return { inserted: 0, updated: 0 };
-    return this.dataSource.transaction(async (manager) => {
+    const work = this.dataSource.transaction(async (manager) => {
       const keys = new Set<string>();
       let updated = 0;
       for (let start = 0; start < records.length; start += UPSERT_CHUNK) {
@@ -204,6 +212,7 @@ export class SeriesRepository {
       }
       return { inserted: records.length - updated, updated };
     });
+    return withDeadline(work, this.deadlineMs);
   }
 
   private async existingKeys(manager: EntityManager, chunk: RecordValues[]): Promise<Set<string>> {

@@ -1,0 +1,25 @@
+/** A database call that did not answer in time (counted as "database unavailable": 503). */
+export class DatabaseDeadlineError extends Error {
+  readonly code = 'DATABASE_DEADLINE';
+
+  constructor(ms: number) {
+    super(`no answer from the database within ${ms} ms`);
+    this.name = 'DatabaseDeadlineError';
+  }
+}
+
+/**
+ * Bounds one database call, the wait for a pooled connection included (each query also has its
+ * own driver timeout, but a call may queue behind others while the database hangs). Without a
+ * deadline (`undefined`, e.g. the admin CLI's long imports) the call is returned as it is.
+ */
+export function withDeadline<T>(work: Promise<T>, ms: number | undefined): Promise<T> {
+  if (!ms) return work;
+  // The late outcome of a call that lost the race is dropped, not left unhandled.
+  work.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DatabaseDeadlineError(ms)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
