@@ -1,12 +1,13 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'nestjs-pino';
 import { DestinationStream } from 'pino';
 import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
 import { clientErrorHandler, frameworkErrors } from './common/framework-errors';
 import { setupApiDocs } from './docs/api-docs';
 import { closeConnectionsWhenStopping } from './health/connection-close.hook';
+import { PinoNestLogger } from './logging/app-logger';
+import { logRequests } from './logging/request-log';
 import { echoRequestId, requestId } from './logging/request-id';
 import { enableCors, registerSecurityHeaders } from './security/http-security';
 import { SHUTDOWN_SIGNALS } from './shutdown-deadline';
@@ -45,10 +46,11 @@ export async function createApp(
       bodyParser: false,
     },
   );
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(PinoNestLogger));
   app.flushLogs();
   app.setGlobalPrefix(API_PREFIX);
   echoRequestId(app);
+  logRequests(app);
   closeConnectionsWhenStopping(app);
   await registerSecurityHeaders(app);
   enableCors(app, config);
