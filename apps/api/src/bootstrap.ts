@@ -52,7 +52,7 @@ export async function createApp(
   echoRequestId(app);
   logRequests(app);
   closeConnectionsWhenStopping(app);
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   enableCors(app, config);
   setupApiDocs(app);
   // SIGTERM/SIGINT: stop accepting, finish requests in flight, close the pools, exit 0.
