@@ -8,8 +8,9 @@ import { REQUEST_ID_HEADER } from '../logging/request-id';
  * Swagger UI at /api/docs run (its own scripts and styles only; inline styles and data: images).
  */
 export function registerSecurityHeaders(app: NestFastifyApplication): void {
-  // helmet's middleware, built once (@fastify/helmet rebuilds it on every request: measured, that
-  // cost about 10 % of a cached route's throughput), applied to the raw response of each request.
+  // helmet's middleware, built once (@fastify/helmet rebuilds it on every request: in an A/B run
+  // a cached route went from ~10,500 to ~17,000-20,000 req/s without that), applied to the raw
+  // response of each request.
   const applyHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
