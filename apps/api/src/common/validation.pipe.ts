@@ -7,11 +7,17 @@ type Dto = new () => object;
 
 const PRIMITIVES = new Set<unknown>([String, Boolean, Number, Array, Object]);
 
+/** Query strings and path parameters validated and remembered, at most (then forgotten at once). */
+const MAX_REMEMBERED = 1000;
+
 /** The properties a DTO declares (anything else is an unknown field). */
 function declaredProperties(metatype: Dto): Set<string> {
   const metadata = getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false);
   return new Set(metadata.map((m) => m.propertyName));
 }
+
+/** A validated query or path: the (frozen) DTO, or the problems to answer with. */
+type Outcome = { instance: object } | { title: string; problems: string[] };
 
 function messages(errors: ValidationError[], input: Record<string, unknown>): string[] {
   return errors.flatMap((error) =>
@@ -29,10 +35,40 @@ function messages(errors: ValidationError[], input: Record<string, unknown>): st
  */
 @Injectable()
 export class ValidationPipe implements PipeTransform {
+  private readonly declared = new Map<Dto, Set<string>>();
+  /**
+   * Outcomes for query strings and path parameters, by DTO and input. Their validators are pure
+   * (no clock, no state): the same input always gets the same answer, and partners poll the same
+   * few URLs. Bodies, whose dates are checked against today, are validated every time.
+   */
+  private readonly remembered = new Map<Dto, Map<string, Outcome>>();
+
   transform(value: unknown, { metatype, type }: ArgumentMetadata): unknown {
     if (!metatype || PRIMITIVES.has(metatype) || type === 'custom') return value;
     const dto = metatype as Dto;
-    const declared = declaredProperties(dto);
+    if (type === 'body') return answer(this.validate(dto, type, value));
+    let outcomes = this.remembered.get(dto);
+    if (!outcomes) {
+      outcomes = new Map();
+      this.remembered.set(dto, outcomes);
+    }
+    const key = `${type}:${JSON.stringify(value ?? null)}`;
+    let outcome = outcomes.get(key);
+    if (!outcome) {
+      outcome = this.validate(dto, type, value);
+      if ('instance' in outcome) Object.freeze(outcome.instance);
+      if (outcomes.size >= MAX_REMEMBERED) outcomes.clear();
+      outcomes.set(key, outcome);
+    }
+    return answer(outcome);
+  }
+
+  private validate(dto: Dto, type: ArgumentMetadata['type'], value: unknown): Outcome {
+    let declared = this.declared.get(dto);
+    if (!declared) {
+      declared = declaredProperties(dto);
+      this.declared.set(dto, declared);
+    }
     const title =
       type === 'body'
         ? MESSAGES.invalidBody
@@ -41,7 +77,7 @@ export class ValidationPipe implements PipeTransform {
           : MESSAGES.invalidParam;
 
     if (type === 'body' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
-      throw ApiError.badRequest(title, ['le corps doit être un objet JSON']);
+      return { title, problems: ['le corps doit être un objet JSON'] };
     }
     const input: Record<string, unknown> = {};
     const problems: string[] = [];
@@ -66,7 +102,11 @@ export class ValidationPipe implements PipeTransform {
         input,
       ),
     );
-    if (problems.length) throw ApiError.badRequest(title, [...new Set(problems)]);
-    return instance;
+    return problems.length ? { title, problems: [...new Set(problems)] } : { instance };
   }
+}
+
+function answer(outcome: Outcome): object {
+  if ('instance' in outcome) return outcome.instance;
+  throw ApiError.badRequest(outcome.title, outcome.problems);
 }
