@@ -6,11 +6,17 @@ import { APP_LOGGER } from './logging.module';
 
 const HEALTH_PATH = '/api/health';
 
-function levelOf(path: string, status: number): 'error' | 'warn' | 'info' | 'debug' {
+/** The level of a request's line; the path is only looked at for successes (health polls). */
+function levelOf(request: FastifyRequest, status: number): 'error' | 'warn' | 'info' | 'debug' {
   if (status >= 500) return 'error';
   if (status >= 400) return 'warn';
   // The orchestrator polls health every few seconds: keep those lines out of `info`.
-  return path === HEALTH_PATH ? 'debug' : 'info';
+  return pathOf(request) === HEALTH_PATH ? 'debug' : 'info';
+}
+
+function pathOf(request: FastifyRequest): string {
+  const query = request.url.indexOf('?');
+  return query === -1 ? request.url : request.url.slice(0, query);
 }
 
 /**
@@ -26,15 +32,14 @@ export function logRequests(app: NestFastifyApplication): void {
     .getHttpAdapter()
     .getInstance()
     .addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      const path = request.url.split('?')[0];
-      const level = levelOf(path, reply.statusCode);
+      const level = levelOf(request, reply.statusCode);
       if (logger.isLevelEnabled(level)) {
         const caller = tokens.identify(request);
         logger[level](
           {
             requestId: request.id,
             method: request.method,
-            path,
+            path: pathOf(request),
             status: reply.statusCode,
             durationMs: Math.round(reply.elapsedTime),
             client: caller.kind === 'client' ? caller.client : null,
