@@ -12,26 +12,59 @@ async function withApp(env: Record<string, string>, body: (t: TestApp) => Promis
   }
 }
 
-describe('security headers (helmet)', () => {
-  it('are on every response, errors included', () =>
+const HTML_ONLY_HEADERS = [
+  'x-xss-protection',
+  'x-download-options',
+  'x-dns-prefetch-control',
+  'origin-agent-cluster',
+  'x-permitted-cross-domain-policies',
+  'cross-origin-opener-policy',
+];
+
+describe('security headers', () => {
+  it("are on every JSON response, errors included: OWASP's set for APIs", () =>
     withApp({}, async (t) => {
       for (const res of [
         await t.http.get('/api/covid/public/latest'),
+        await t.http.get('/api/mpox/public/country/France'),
         await t.http.get('/api/covid/data'),
+        await t.http.get('/api/covid/data').set(t.auth()),
+        await t.http.get('/api/covid/data?limit=0').set(t.auth()),
         await t.http.get('/api/nowhere'),
+        await t.http.get('/api/docs-json'),
       ]) {
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(res.headers['content-security-policy']).toBe(
+          "default-src 'none'; frame-ancestors 'none'",
+        );
         expect(res.headers['x-content-type-options']).toBe('nosniff');
-        expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+        expect(res.headers['x-frame-options']).toBe('DENY');
         expect(res.headers['referrer-policy']).toBe('no-referrer');
         expect(res.headers['strict-transport-security']).toBe(
           'max-age=31536000; includeSubDomains',
         );
         expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
-        expect(res.headers['content-security-policy']).toContain("default-src 'self'");
-        expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-        expect(res.headers['content-security-policy']).toContain("script-src 'self';");
         expect(res.headers['x-powered-by']).toBeUndefined();
+        for (const name of HTML_ONLY_HEADERS) expect(res.headers[name]).toBeUndefined();
       }
+    }));
+
+  it("are helmet's whole set on the documentation page, with a policy that lets Swagger UI run", () =>
+    withApp({}, async (t) => {
+      const res = await t.http.get('/api/docs');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      const csp = res.headers['content-security-policy'];
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self';");
+      expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+      expect(csp).toContain("img-src 'self' data:");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-xss-protection']).toBe('0');
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
     }));
 });
 
