@@ -69,9 +69,11 @@ export function formatResult(result: BenchResult): string {
     'API req/s',
     'p50 ms',
     'p99 ms',
+    'CPU µs/req',
     'baseline req/s',
     'p50 ms',
     'p99 ms',
+    'CPU µs/req',
     'API/baseline',
     'target',
   ];
@@ -86,9 +88,11 @@ export function formatResult(result: BenchResult): string {
     num(api.requestsPerSecond),
     num(api.p50Ms),
     num(api.p99Ms),
+    num(api.cpuUsPerRequest),
     num(baseline.requestsPerSecond),
     num(baseline.p50Ms),
     num(baseline.p99Ms),
+    num(baseline.cpuUsPerRequest),
     ratio,
     target,
   ];

@@ -21,6 +21,7 @@ function check(result: BenchResult): string[] {
       expect(positive(stats.requestsPerSecond), `${route.path}: ${server} requests/s`);
       expect(stats.non2xx === 0 && stats.errors === 0, `${route.path}: ${server} failed requests`);
       expect(Number.isFinite(stats.p50Ms) && stats.p99Ms >= stats.p50Ms, `${route.path}: latency`);
+      expect(positive(stats.cpuUsPerRequest), `${route.path}: ${server} CPU per request`);
     }
     expect(positive(route.ratio), `${route.path}: ratio`);
   }

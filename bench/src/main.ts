@@ -133,9 +133,10 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
         method: route.method,
         headers: route.auth ? AUTH : undefined,
       });
-      if (options.warmup > 0) await runLoad(target(api), { ...options, duration: options.warmup });
-      const apiStats = await runLoad(target(api), options);
-      const baselineStats = await runLoad(target(baseline), options);
+      if (options.warmup > 0)
+        await runLoad(target(api), { ...options, duration: options.warmup }, api);
+      const apiStats = await runLoad(target(api), options, api);
+      const baselineStats = await runLoad(target(baseline), options, baseline);
       const ratio = apiStats.requestsPerSecond / baselineStats.requestsPerSecond;
       routeResults.push({
         name: route.name,
@@ -169,9 +170,9 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       body: bodies,
     });
     if (options.warmup > 0)
-      await runLoad(createTarget(api), { ...options, duration: options.warmup });
-    const createApi = await runLoad(createTarget(api), options);
-    const createBaseline = await runLoad(createTarget(baseline), options);
+      await runLoad(createTarget(api), { ...options, duration: options.warmup }, api);
+    const createApi = await runLoad(createTarget(api), options, api);
+    const createBaseline = await runLoad(createTarget(baseline), options, baseline);
 
     return {
       date: new Date().toISOString(),

@@ -61,6 +61,17 @@ export class ServerProcess {
     return match ? Number(match[1]) * 1024 : 0;
   }
 
+  /**
+   * CPU time (user + system, every thread) the server has used so far, in seconds, from
+   * /proc/<pid>/stat (clock ticks of 1/100 s, Linux's USER_HZ).
+   */
+  cpuSeconds(): number {
+    const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), from field 3 on: utime is 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  }
+
   async stop(): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
