@@ -1,0 +1,148 @@
+import { Controller, Get } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
+import { SkipThrottle, Throttle, ThrottlerModule } from '@nestjs/throttler';
+import request from 'supertest';
+import { TokenService } from '../apps/api/src/auth/token.service';
+import { ClientThrottlerGuard } from '../apps/api/src/rate-limit/client-throttler.guard';
+import { MemoryThrottlerStorage } from '../apps/api/src/rate-limit/memory-throttler.storage';
+
+let perRequestLimit = 1;
+
+@Controller()
+class LimitsController {
+  @Get('default')
+  byDefault(): string {
+    return 'ok';
+  }
+
+  @Get('other')
+  other(): string {
+    return 'ok';
+  }
+
+  @Throttle({ default: { limit: 2, ttl: 60_000 } })
+  @Get('two')
+  two(): string {
+    return 'ok';
+  }
+
+  /** A limit computed per request: the library's own path. */
+  @Throttle({ default: { limit: () => perRequestLimit, ttl: 60_000 } })
+  @Get('computed')
+  computed(): string {
+    return 'ok';
+  }
+
+  @SkipThrottle()
+  @Get('free')
+  free(): string {
+    return 'ok';
+  }
+}
+
+@SkipThrottle()
+@Controller('free-class')
+class FreeController {
+  @Get()
+  any(): string {
+    return 'ok';
+  }
+}
+
+@Throttle({ default: { limit: 4, ttl: 60_000 } })
+@Controller('four')
+class FourController {
+  @Get()
+  any(): string {
+    return 'ok';
+  }
+}
+
+/** Inherits the handler of FourController with a limit of its own: another route, another limit. */
+@Throttle({ default: { limit: 1, ttl: 60_000 } })
+@Controller('one')
+class OneController extends FourController {}
+
+/**
+ * The guard works out each route's limits once (RouteMemo) instead of on every request; these
+ * checks prove the settled values are the ones the library would use, route by route.
+ */
+describe('ClientThrottlerGuard (limits settled once per route)', () => {
+  let app: NestFastifyApplication;
+  let storage: MemoryThrottlerStorage;
+
+  beforeEach(async () => {
+    storage = new MemoryThrottlerStorage();
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        ThrottlerModule.forRoot({
+          throttlers: [{ ttl: 60_000, limit: 3 }],
+          storage,
+          generateKey: (_context, tracker, name) => `${name}:${tracker}`,
+        }),
+      ],
+      controllers: [LimitsController, FreeController, FourController, OneController],
+      providers: [
+        { provide: APP_GUARD, useClass: ClientThrottlerGuard },
+        // Every caller is anonymous: counted by address, like the public routes.
+        { provide: TokenService, useValue: { identify: () => ({ kind: 'anonymous' }) } },
+      ],
+    }).compile();
+    app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), {
+      logger: false,
+    });
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+  });
+
+  afterEach(async () => {
+    await app.close();
+    storage.onApplicationShutdown();
+  });
+
+  const statuses = async (path: string, count: number): Promise<number[]> => {
+    const result: number[] = [];
+    for (let i = 0; i < count; i++)
+      result.push((await request(app.getHttpServer()).get(path)).status);
+    return result;
+  };
+
+  it('applies the module limit, one budget across routes, with the rate-limit headers', async () => {
+    const first = await request(app.getHttpServer()).get('/default');
+    expect(first.status).toBe(200);
+    expect(first.headers['x-ratelimit-limit']).toBe('3');
+    expect(first.headers['x-ratelimit-remaining']).toBe('2');
+    expect(await statuses('/other', 3)).toEqual([200, 200, 429]);
+  });
+
+  it("applies a route's own @Throttle limit", async () => {
+    expect(await statuses('/two', 3)).toEqual([200, 200, 429]);
+    const again = await request(app.getHttpServer()).get('/two');
+    expect(again.status).toBe(429);
+    expect(Number(again.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('reads a limit computed per request on every request', async () => {
+    perRequestLimit = 1;
+    expect(await statuses('/computed', 1)).toEqual([200]);
+    // Settled once, the limit would stay 1 and this second hit would be refused.
+    perRequestLimit = 3;
+    expect(await statuses('/computed', 2)).toEqual([200, 200]);
+  });
+
+  it('never limits @SkipThrottle routes (on the handler or the class)', async () => {
+    expect(await statuses('/free', 6)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(await statuses('/free-class', 6)).toEqual([200, 200, 200, 200, 200, 200]);
+  });
+
+  it('settles the limits per controller and handler: a shared handler keeps each class limit', async () => {
+    // One budget per client across routes: the second hit is within /four's limit, not /one's.
+    const one = await request(app.getHttpServer()).get('/one');
+    expect([one.status, one.headers['x-ratelimit-limit']]).toEqual([200, '1']);
+    const four = await request(app.getHttpServer()).get('/four');
+    expect([four.status, four.headers['x-ratelimit-limit']]).toEqual([200, '4']);
+    expect(await statuses('/one', 1)).toEqual([429]);
+  });
+});
