@@ -9,8 +9,10 @@ export interface RouteResult {
   path: string;
   api: LoadStats;
   baseline: LoadStats;
-  /** API requests/s divided by the baseline's. */
+  /** API requests/s divided by the baseline's, in the median round (`api` and `baseline` are its). */
   ratio: number;
+  /** The ratio of every round, in the order run. */
+  ratios: number[];
   minRatio: number;
   maxP99Ms?: number;
   met: boolean;
@@ -27,6 +29,7 @@ export interface BenchResult {
     duration: number;
     warmup: number;
     dumpRuns: number;
+    rounds?: number;
   };
   imports: ImportResult[];
   routes: RouteResult[];
@@ -103,7 +106,9 @@ export function formatResult(result: BenchResult): string {
         `${r.method} ${r.name}`,
         r.api,
         r.baseline,
-        `${num(r.ratio * 100)} %`,
+        (r.ratios?.length ?? 1) > 1
+          ? `${num(r.ratio * 100)} % (${r.ratios.map((x) => num(x * 100)).join('/')})`
+          : `${num(r.ratio * 100)} %`,
         `${r.met ? 'met' : 'MISSED'} (>= ${num(r.minRatio * 100)} %${r.maxP99Ms ? `, p99 < ${r.maxP99Ms} ms` : ''})`,
       ),
     ),
@@ -128,6 +133,9 @@ export function formatResult(result: BenchResult): string {
   return [
     `## ${result.db} — ${result.date} — ${result.machine.cpus} x ${result.machine.cpuModel}, Node ${result.machine.node}`,
     `${result.options.connections} connections, ${result.options.duration} s per route (warm-up ${result.options.warmup} s)` +
+      ((result.options.rounds ?? 1) > 1
+        ? `, ${result.options.rounds} rounds (API then baseline each), median round shown`
+        : '') +
       Object.entries(result.options.apiEnv)
         .map(([name, value]) => `, ${name}=${value}`)
         .join(''),

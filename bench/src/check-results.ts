@@ -24,6 +24,11 @@ function check(result: BenchResult): string[] {
       expect(positive(stats.cpuUsPerRequest), `${route.path}: ${server} CPU per request`);
     }
     expect(positive(route.ratio), `${route.path}: ratio`);
+    expect(
+      route.ratios.length === (result.options.rounds ?? 1) && route.ratios.every(positive),
+      `${route.path}: one ratio per round`,
+    );
+    expect(route.ratios.includes(route.ratio), `${route.path}: the reported round is one of them`);
   }
   expect(positive(result.create.api.okPerSecond), 'POST created/s');
   expect(result.create.api.non2xx === 0, 'POST: every request created a record');

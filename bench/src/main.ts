@@ -17,7 +17,7 @@ import {
   readRoutes,
 } from './bench-routes';
 import { runDump } from './dump-run';
-import { LoadOptions, runLoad } from './load-run';
+import { LoadOptions, LoadStats, runLoad } from './load-run';
 import { API_MAIN, BASELINE_MAIN, PROJECT_ROOT } from './paths';
 import { ServerProcess } from './server-process';
 
@@ -25,6 +25,7 @@ interface Options extends LoadOptions {
   db: 'sqlite' | 'mysql' | 'both';
   warmup: number;
   dumpRuns: number;
+  rounds: number;
   port: number;
   country: string;
   outDir: string;
@@ -60,6 +61,12 @@ function parseOptions(argv: string[]): Options {
     .option('--connections <n>', 'concurrent connections', positive, 50)
     .option('--warmup <s>', 'seconds of warm-up per route before measuring the API', positive, 2)
     .option('--dump-runs <n>', 'full dumps to time', positive, 3)
+    .option(
+      '--rounds <n>',
+      'API then baseline, this many times per read route; the median round is reported',
+      positive,
+      1,
+    )
     .option('--port <port>', 'API port; the baseline uses the next one', positive, 3300)
     .option('--country <name>', 'country of the per-country routes', 'France')
     .option('--out-dir <dir>', 'where the JSON results go', resolve(PROJECT_ROOT, 'bench/results'))
@@ -73,6 +80,21 @@ function parseOptions(argv: string[]): Options {
     .option('--label <label>', 'suffix of the result file name, for A/B runs')
     .parse(argv)
     .opts<Options>();
+}
+
+interface Round {
+  api: LoadStats;
+  baseline: LoadStats;
+  ratio: number;
+}
+
+/**
+ * The round with the median ratio (the lower middle one for an even count): on a shared 2-core
+ * machine one round can be far off, and alternating API and baseline runs spreads the drift.
+ */
+function medianRound(rounds: Round[]): Round {
+  const sorted = [...rounds].sort((a, b) => a.ratio - b.ratio);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
 }
 
 /** The API's answers to the benchmarked routes, fetched once, for the baseline to replay. */
@@ -135,9 +157,17 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       });
       if (options.warmup > 0)
         await runLoad(target(api), { ...options, duration: options.warmup }, api);
-      const apiStats = await runLoad(target(api), options, api);
-      const baselineStats = await runLoad(target(baseline), options, baseline);
-      const ratio = apiStats.requestsPerSecond / baselineStats.requestsPerSecond;
+      const rounds: Round[] = [];
+      for (let i = 0; i < Math.max(1, options.rounds); i++) {
+        const apiRound = await runLoad(target(api), options, api);
+        const baselineRound = await runLoad(target(baseline), options, baseline);
+        rounds.push({
+          api: apiRound,
+          baseline: baselineRound,
+          ratio: apiRound.requestsPerSecond / baselineRound.requestsPerSecond,
+        });
+      }
+      const { api: apiStats, baseline: baselineStats, ratio } = medianRound(rounds);
       routeResults.push({
         name: route.name,
         method: route.method,
@@ -145,6 +175,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
         api: apiStats,
         baseline: baselineStats,
         ratio,
+        ratios: rounds.map((r) => r.ratio),
         minRatio: route.minRatio,
         maxP99Ms: route.maxP99Ms,
         met:
@@ -185,6 +216,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
         duration: options.duration,
         warmup: options.warmup,
         dumpRuns: options.dumpRuns,
+        rounds: Math.max(1, options.rounds),
       },
       imports,
       routes: routeResults,
