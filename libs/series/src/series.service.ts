@@ -38,18 +38,20 @@ export class SeriesService {
     private readonly cache: ReadCache = new ReadCache(0),
   ) {}
 
+  /** Read through `publicJson`, which caches the answer (as JSON text). */
   latest(): Promise<SeriesRecord[]> {
-    return this.cache.get('latest', () => this.repository.latest(LATEST_COUNT));
+    return this.repository.latest(LATEST_COUNT);
   }
 
-  /** The records within the 30 days that end at that country's most recent record. */
-  countryWindow(country: string): Promise<SeriesRecord[]> {
+  /**
+   * The records within the 30 days that end at that country's most recent record. Read through
+   * `countryWindowJson`, which caches the answer (as JSON text).
+   */
+  async countryWindow(country: string): Promise<SeriesRecord[]> {
     const key = countryKey(country);
-    return this.cache.get(`country:${key}`, async () => {
-      const lastDate = await this.repository.lastDate(key);
-      if (!lastDate) throw ApiError.notFound(MESSAGES.countryNotFound);
-      return this.repository.between(key, addDays(lastDate, 1 - COUNTRY_WINDOW_DAYS), lastDate);
-    });
+    const lastDate = await this.repository.lastDate(key);
+    if (!lastDate) throw ApiError.notFound(MESSAGES.countryNotFound);
+    return this.repository.between(key, addDays(lastDate, 1 - COUNTRY_WINDOW_DAYS), lastDate);
   }
 
   /** Sums over countries of each country's most recent record. */
