@@ -22,7 +22,7 @@ const HTML_ONLY_HEADERS = [
 ];
 
 describe('security headers', () => {
-  it("are on every JSON response, errors included: OWASP's set for APIs", () =>
+  it('are on every JSON response, errors included: the six API headers', () =>
     withApp({}, async (t) => {
       for (const res of [
         await t.http.get('/api/covid/public/latest'),

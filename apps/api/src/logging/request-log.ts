@@ -6,12 +6,12 @@ import { APP_LOGGER } from './logging.module';
 
 const HEALTH_PATH = '/api/health';
 
-/** The level of a request's line; the path is only looked at for successes (health polls). */
-function levelOf(request: FastifyRequest, status: number): 'error' | 'warn' | 'info' | 'debug' {
+/** The level of a request's line; `path` is only needed for successes (health polls). */
+function levelOf(status: number, path: string | undefined): 'error' | 'warn' | 'info' | 'debug' {
   if (status >= 500) return 'error';
   if (status >= 400) return 'warn';
   // The orchestrator polls health every few seconds: keep those lines out of `info`.
-  return pathOf(request) === HEALTH_PATH ? 'debug' : 'info';
+  return path === HEALTH_PATH ? 'debug' : 'info';
 }
 
 function pathOf(request: FastifyRequest): string {
@@ -32,15 +32,19 @@ export function logRequests(app: NestFastifyApplication): void {
     .getHttpAdapter()
     .getInstance()
     .addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      const level = levelOf(request, reply.statusCode);
+      const status = reply.statusCode;
+      // Worked out at most once: for a success always (its level depends on it), for an error only
+      // when its line is written.
+      const path = status < 400 ? pathOf(request) : undefined;
+      const level = levelOf(status, path);
       if (logger.isLevelEnabled(level)) {
         const caller = tokens.identify(request);
         logger[level](
           {
             requestId: request.id,
             method: request.method,
-            path: pathOf(request),
-            status: reply.statusCode,
+            path: path ?? pathOf(request),
+            status,
             durationMs: Math.round(reply.elapsedTime),
             client: caller.kind === 'client' ? caller.client : null,
           },

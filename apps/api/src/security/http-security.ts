@@ -7,10 +7,10 @@ import { REQUEST_ID_HEADER } from '../logging/request-id';
 
 /**
  * Headers of the API's JSON answers: the four OWASP's REST Security Cheat Sheet lists for every API
- * response (CSP, X-Frame-Options, nosniff, HSTS; its `Cache-Control: no-store` is for sensitive data,
- * and these figures are public), plus CORP and Referrer-Policy. A JSON
- * answer is never rendered as a page, so it may load nothing and never be framed; helmet's other
- * headers (X-XSS-Protection, X-Download-Options, X-DNS-Prefetch-Control, Origin-Agent-Cluster,
+ * response (CSP, X-Frame-Options, nosniff, HSTS; its `Cache-Control: no-store` is for sensitive
+ * data, and these figures are public), plus CORP and Referrer-Policy. A JSON answer is never
+ * rendered as a page, so it may load nothing and never be framed; helmet's other headers
+ * (X-XSS-Protection, X-Download-Options, X-DNS-Prefetch-Control, Origin-Agent-Cluster,
  * X-Permitted-Cross-Domain-Policies, Cross-Origin-Opener-Policy) only concern HTML documents.
  */
 export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
