@@ -2,9 +2,7 @@ import { Logger } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import Redis from 'ioredis';
-import { MemoryThrottlerStorage } from './memory-throttler.storage';
-
-type StorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+import { MemoryThrottlerStorage, StorageRecord } from './memory-throttler.storage';
 
 /**
  * Shared rate-limit counters in Redis, so that several instances share one budget. When Redis
