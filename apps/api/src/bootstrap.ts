@@ -32,11 +32,6 @@ export async function createApp(
     // Requests that still reach us while closing (keep-alive) are served, with `Connection: close`.
     return503OnClosing: false,
     genReqId: requestId,
-    // No Nest middleware here (the request log and the security headers are Fastify hooks), so
-    // @fastify/middie is not registered: its hook ran on every request for nothing. Measured on
-    // cached public routes: 2 to 7 % more requests/s (README, Performance). A middleware added
-    // later fails at start-up (`use` is middie's) instead of being skipped silently.
-    skipMiddie: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors,
     clientErrorHandler,

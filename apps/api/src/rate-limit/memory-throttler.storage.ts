@@ -1,7 +1,7 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 
-export type StorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+type StorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
 interface Counter {
   hits: number;
@@ -41,17 +41,6 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationSh
     blockDuration: number,
     throttlerName: string,
   ): Promise<StorageRecord> {
-    return Promise.resolve(this.hit(key, ttl, limit, blockDuration, throttlerName));
-  }
-
-  /** `increment` without the promise: the rate-limit guard counts in memory synchronously. */
-  hit(
-    key: string,
-    ttl: number,
-    limit: number,
-    blockDuration: number,
-    throttlerName: string,
-  ): StorageRecord {
     const now = Date.now();
     const id = `${key}:${throttlerName}`;
     let counter = this.counters.get(id);
@@ -68,12 +57,12 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationSh
       counter.blockedUntil = now + blockDuration;
     }
     const isBlocked = counter.blockedUntil > now;
-    return {
+    return Promise.resolve({
       totalHits: counter.hits,
       timeToExpire: Math.ceil((counter.expiresAt - now) / 1000),
       isBlocked,
       timeToBlockExpire: isBlocked ? Math.ceil((counter.blockedUntil - now) / 1000) : 0,
-    };
+    });
   }
 
   /** Drops the counters whose window and block are both over. */

@@ -2,7 +2,9 @@ import { Logger } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import Redis from 'ioredis';
-import { MemoryThrottlerStorage, StorageRecord } from './memory-throttler.storage';
+import { MemoryThrottlerStorage } from './memory-throttler.storage';
+
+type StorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
 /**
  * Shared rate-limit counters in Redis, so that several instances share one budget. When Redis
