@@ -9,7 +9,10 @@ export interface RouteResult {
   path: string;
   api: LoadStats;
   baseline: LoadStats;
-  /** API requests/s divided by the baseline's, in the median round (`api` and `baseline` are its). */
+  /**
+   * API requests/s divided by the baseline's, each summed over the rounds (`api` and `baseline`
+   * are the sums; older results, whose load figures have no `seconds`, hold the median round).
+   */
   ratio: number;
   /** The ratio of every round, in the order run. */
   ratios: number[];
@@ -107,7 +110,7 @@ export function formatResult(result: BenchResult): string {
         r.api,
         r.baseline,
         (r.ratios?.length ?? 1) > 1
-          ? `${num(r.ratio * 100)} % (${r.ratios.map((x) => num(x * 100)).join('/')})`
+          ? `${num(r.ratio * 100)} % (${num(Math.min(...r.ratios) * 100)} to ${num(Math.max(...r.ratios) * 100)})`
           : `${num(r.ratio * 100)} %`,
         `${r.met ? 'met' : 'MISSED'} (>= ${num(r.minRatio * 100)} %${r.maxP99Ms ? `, p99 < ${r.maxP99Ms} ms` : ''})`,
       ),
@@ -134,7 +137,9 @@ export function formatResult(result: BenchResult): string {
     `## ${result.db} — ${result.date} — ${result.machine.cpus} x ${result.machine.cpuModel}, Node ${result.machine.node}`,
     `${result.options.connections} connections, ${result.options.duration} s per route (warm-up ${result.options.warmup} s)` +
       ((result.options.rounds ?? 1) > 1
-        ? `, ${result.options.rounds} rounds (API then baseline each), median round shown`
+        ? ` and round: ${result.options.rounds} rounds (API then baseline each), requests summed over the rounds ` +
+          `(p50 the median round's, p99 the worst round's; single rounds' ratios in brackets); POST one run of ` +
+          `${(result.options.rounds ?? 1) * result.options.duration} s per server`
         : '') +
       Object.entries(result.options.apiEnv)
         .map(([name, value]) => `, ${name}=${value}`)

@@ -20,6 +20,8 @@ export interface LoadStats {
    * on a shared machine, where the load generator and the server compete for the same cores.
    */
   cpuUsPerRequest: number;
+  /** Seconds of load. */
+  seconds: number;
 }
 
 export interface LoadTarget {
@@ -57,5 +59,30 @@ export async function runLoad(
     non2xx: result.non2xx,
     errors: result.errors,
     cpuUsPerRequest: result.requests.total > 0 ? (cpuSeconds * 1e6) / result.requests.total : 0,
+    seconds,
+  };
+}
+
+/**
+ * Several runs of one server on one route, summed up: requests/s and CPU per request over all the
+ * runs, p50 the median run's, p99 the worst run's.
+ */
+export function combineLoads(runs: LoadStats[]): LoadStats {
+  if (runs.length === 1) return runs[0];
+  const sum = (value: (run: LoadStats) => number): number =>
+    runs.reduce((total, run) => total + value(run), 0);
+  const seconds = sum((run) => run.seconds);
+  const requests = sum((run) => run.requests);
+  const p50s = runs.map((run) => run.p50Ms).sort((a, b) => a - b);
+  return {
+    requestsPerSecond: requests / seconds,
+    okPerSecond: sum((run) => run.okPerSecond * run.seconds) / seconds,
+    p50Ms: p50s[Math.floor((p50s.length - 1) / 2)],
+    p99Ms: Math.max(...runs.map((run) => run.p99Ms)),
+    requests,
+    non2xx: sum((run) => run.non2xx),
+    errors: sum((run) => run.errors),
+    cpuUsPerRequest: requests > 0 ? sum((run) => run.cpuUsPerRequest * run.requests) / requests : 0,
+    seconds,
   };
 }

@@ -1,0 +1,83 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseConfig } from '@app/config';
+import { databaseEnv } from '../../test/support/built-api';
+import {
+  BENCH_CLIENT,
+  BENCH_TOKEN,
+  BenchRoute,
+  RecordedAnswer,
+  createdAnswer,
+} from './bench-routes';
+import { LoadTarget } from './load-run';
+import { BASELINE_MAIN } from './paths';
+import { ServerProcess } from './server-process';
+
+export const AUTH = { authorization: `Bearer ${BENCH_TOKEN}` };
+
+/**
+ * The environment of a benchmarked API: production, the bench token, and a rate limit raised out
+ * of the way (it still runs).
+ */
+export function apiEnvironment(
+  database: Omit<DatabaseConfig, 'timeoutMs'>,
+  port: number,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    ...databaseEnv(database),
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    API_TOKENS: `${BENCH_CLIENT}:${BENCH_TOKEN}`,
+    THROTTLE_LIMIT: '1000000000',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
+/** What the load generator sends to `server` for a read route. */
+export function routeTarget(server: ServerProcess, route: BenchRoute): LoadTarget {
+  return {
+    url: server.url + route.path,
+    method: route.method,
+    headers: route.auth ? AUTH : undefined,
+  };
+}
+
+/** The API's answers to the benchmarked routes, fetched once, for the baseline to replay. */
+async function recordAnswers(api: ServerProcess, paths: string[]): Promise<RecordedAnswer[]> {
+  const answers = [createdAnswer()];
+  for (const url of paths) {
+    const res = await fetch(api.url + url, { headers: AUTH });
+    if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
+    answers.push({
+      method: 'GET',
+      url,
+      status: res.status,
+      contentType: res.headers.get('content-type') ?? 'application/json',
+      body: await res.text(),
+    });
+  }
+  return answers;
+}
+
+/**
+ * Starts the bare `node:http` baseline on `port`, replaying what `api` answers to `paths` (the
+ * answers are kept in `workDir`), and waits until it answers.
+ */
+export async function startBaseline(
+  api: ServerProcess,
+  paths: string[],
+  port: number,
+  workDir: string,
+): Promise<ServerProcess> {
+  const answersFile = join(workDir, 'answers.json');
+  writeFileSync(answersFile, JSON.stringify(await recordAnswers(api, paths)));
+  const baseline = ServerProcess.start('baseline', BASELINE_MAIN, port, {}, [
+    String(port),
+    answersFile,
+  ]);
+  await baseline.ready('/health');
+  return baseline;
+}
