@@ -138,7 +138,7 @@ export function formatResult(result: BenchResult): string {
     `${result.options.connections} connections, ${result.options.duration} s per route (warm-up ${result.options.warmup} s)` +
       ((result.options.rounds ?? 1) > 1
         ? ` and round: ${result.options.rounds} rounds (API then baseline each), requests summed over the rounds ` +
-          `(p50 the median round's, p99 the worst round's; single rounds' ratios in brackets); POST one run of ` +
+          `(p50 the median round's, p99 the worst round's; the range of single rounds' ratios in brackets); POST one run of ` +
           `${(result.options.rounds ?? 1) * result.options.duration} s per server`
         : '') +
       Object.entries(result.options.apiEnv)
