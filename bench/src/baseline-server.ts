@@ -1,18 +1,27 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { RecordedAnswer } from './bench-routes';
 
 /**
  * The baseline: a bare node:http server that answers each benchmarked route with the API's own
- * bytes, from memory. Run as `node baseline-server.js <port> <answers.json>`.
+ * bytes, from memory. Run as `node baseline-server.js <port> <answers.json> [--api-headers]`.
+ * With `--api-headers` (a reference server of `bench:compare --reference`, not the baseline), it
+ * also sends every other header the API sent, with a new `x-request-id` each time as the API does.
  */
 function main(): void {
-  const [port, file] = process.argv.slice(2);
+  const [port, file, mode] = process.argv.slice(2);
+  const withApiHeaders = mode === '--api-headers';
   const answers = JSON.parse(readFileSync(file, 'utf8')) as RecordedAnswer[];
   const byKey = new Map(
     answers.map((a) => [
       `${a.method} ${a.method === 'GET' ? a.url : a.url.split('?')[0]}`,
-      { status: a.status, type: a.contentType, body: Buffer.from(a.body) },
+      {
+        status: a.status,
+        type: a.contentType,
+        body: Buffer.from(a.body),
+        headers: withApiHeaders ? a.headers : {},
+      },
     ]),
   );
   const server = createServer((req, res) => {
@@ -20,12 +29,17 @@ function main(): void {
     req.on('end', () => {
       const key = `${req.method} ${req.method === 'GET' ? req.url : req.url?.split('?')[0]}`;
       const answer =
-        key === 'GET /health' ? { status: 200, type: 'text/plain', body: 'ok' } : byKey.get(key);
+        key === 'GET /health'
+          ? { status: 200, type: 'text/plain', body: 'ok', headers: {} }
+          : byKey.get(key);
       if (!answer) {
         res.writeHead(404).end();
         return;
       }
+      const fresh = 'x-request-id' in answer.headers ? { 'x-request-id': randomUUID() } : {};
       res.writeHead(answer.status, {
+        ...answer.headers,
+        ...fresh,
         'content-type': answer.type,
         'content-length': answer.body.length,
       });

@@ -21,6 +21,11 @@ export interface RecordedAnswer {
   status: number;
   contentType: string;
   body: string;
+  /**
+   * The API's other headers (all but those Node writes itself: type, length, date, connection),
+   * replayed by the reference servers of `bench:compare --reference`, never by the baseline.
+   */
+  headers: Record<string, string>;
 }
 
 export const BENCH_CLIENT = 'bench';
@@ -64,6 +69,7 @@ export function createdAnswer(): RecordedAnswer {
     status: 201,
     contentType: 'application/json; charset=utf-8',
     body: JSON.stringify({ success: true, message: MESSAGES.created, id: 225172 }),
+    headers: {},
   };
 }
 

@@ -10,7 +10,7 @@ import {
   createdAnswer,
 } from './bench-routes';
 import { LoadTarget } from './load-run';
-import { BASELINE_MAIN } from './paths';
+import { BASELINE_MAIN, FASTIFY_REFERENCE_MAIN } from './paths';
 import { ServerProcess } from './server-process';
 
 export const AUTH = { authorization: `Bearer ${BENCH_TOKEN}` };
@@ -45,6 +45,16 @@ export function routeTarget(server: ServerProcess, route: BenchRoute): LoadTarge
   };
 }
 
+/** Headers that Node's HTTP server writes itself, or that the replaying servers set anyway. */
+const NODE_HEADERS = new Set([
+  'connection',
+  'content-length',
+  'content-type',
+  'date',
+  'keep-alive',
+  'transfer-encoding',
+]);
+
 /** The API's answers to the benchmarked routes, fetched once, for the baseline to replay. */
 async function recordAnswers(api: ServerProcess, paths: string[]): Promise<RecordedAnswer[]> {
   const answers = [createdAnswer()];
@@ -57,9 +67,47 @@ async function recordAnswers(api: ServerProcess, paths: string[]): Promise<Recor
       status: res.status,
       contentType: res.headers.get('content-type') ?? 'application/json',
       body: await res.text(),
+      headers: Object.fromEntries([...res.headers].filter(([name]) => !NODE_HEADERS.has(name))),
     });
   }
   return answers;
+}
+
+/** Records what `api` answers to `paths` into `workDir`, for the replaying servers; the file. */
+export async function recordAnswersFile(
+  api: ServerProcess,
+  paths: string[],
+  workDir: string,
+): Promise<string> {
+  const answersFile = join(workDir, 'answers.json');
+  writeFileSync(answersFile, JSON.stringify(await recordAnswers(api, paths)));
+  return answersFile;
+}
+
+/**
+ * Servers that replay recorded answers from memory: `baseline`, bare `node:http` with the content
+ * type only (the bench's baseline); `node-headers`, the same server sending every header the API
+ * sent as well (a fresh request id each time); `fastify-headers`, bare Fastify (the API's version,
+ * no Nest) sending the same headers.
+ */
+export type ReplayKind = 'baseline' | 'node-headers' | 'fastify-headers';
+
+/** Starts a replaying server on `port` and waits until it answers. */
+export async function startReplay(
+  kind: ReplayKind,
+  answersFile: string,
+  port: number,
+): Promise<ServerProcess> {
+  const server =
+    kind === 'fastify-headers'
+      ? ServerProcess.start(kind, FASTIFY_REFERENCE_MAIN, port, {}, [String(port), answersFile])
+      : ServerProcess.start(kind, BASELINE_MAIN, port, {}, [
+          String(port),
+          answersFile,
+          ...(kind === 'node-headers' ? ['--api-headers'] : []),
+        ]);
+  await server.ready('/health');
+  return server;
 }
 
 /**
@@ -72,12 +120,5 @@ export async function startBaseline(
   port: number,
   workDir: string,
 ): Promise<ServerProcess> {
-  const answersFile = join(workDir, 'answers.json');
-  writeFileSync(answersFile, JSON.stringify(await recordAnswers(api, paths)));
-  const baseline = ServerProcess.start('baseline', BASELINE_MAIN, port, {}, [
-    String(port),
-    answersFile,
-  ]);
-  await baseline.ready('/health');
-  return baseline;
+  return startReplay('baseline', await recordAnswersFile(api, paths, workDir), port);
 }

@@ -7,7 +7,13 @@ import { positive, withLoadOptions } from './bench-options';
 import { BenchDb, prepareDatabase } from './bench-database';
 import { machine } from './bench-report';
 import { readRoutes } from './bench-routes';
-import { apiEnvironment, routeTarget, startBaseline } from './bench-servers';
+import {
+  ReplayKind,
+  apiEnvironment,
+  recordAnswersFile,
+  routeTarget,
+  startReplay,
+} from './bench-servers';
 import { LoadStats, combineLoads, runLoad } from './load-run';
 import { PROJECT_ROOT } from './paths';
 import { ServerProcess } from './server-process';
@@ -32,7 +38,14 @@ interface Options {
   country: string;
   outDir: string;
   label?: string;
+  reference: boolean;
 }
+
+/** The reference servers of `--reference`, by the name their rows get. */
+const REFERENCES: Record<string, ReplayKind> = {
+  'ref: node:http + API headers': 'node-headers',
+  'ref: Fastify + API headers': 'fastify-headers',
+};
 
 const build = (value: string, previous: Record<string, string>): Record<string, string> => {
   const match = /^([\w.-]+)=(.+)$/.exec(value);
@@ -64,6 +77,12 @@ function parseOptions(argv: string[]): Options {
       resolve(PROJECT_ROOT, 'bench/results/ab'),
     )
     .option('--label <label>', 'suffix of the result file name')
+    .option(
+      '--reference',
+      "also drive bare node:http and bare Fastify (no Nest) replaying the API's answers with all " +
+        'its headers, one process each: where the time goes between the baseline and the API',
+      false,
+    )
     .parse(argv)
     .opts<Options>();
   if (Object.keys(options.build).length === 0) {
@@ -136,12 +155,19 @@ async function main(): Promise<void> {
         port++;
       }
     }
-    const baselineServer = await startBaseline(
+    const answers = await recordAnswersFile(
       contenders[0].server,
       routes.map((r) => r.path),
-      port,
       work,
     );
+    if (options.reference) {
+      for (const [name, kind] of Object.entries(REFERENCES)) {
+        const server = await startReplay(kind, answers, port++);
+        servers.push(server);
+        contenders.push({ build: name, server, runs: [] });
+      }
+    }
+    const baselineServer = await startReplay('baseline', answers, port);
     servers.push(baselineServer);
 
     for (const route of routes) {
