@@ -16,12 +16,7 @@ function main(): void {
   const byKey = new Map(
     answers.map((a) => [
       `${a.method} ${a.method === 'GET' ? a.url : a.url.split('?')[0]}`,
-      {
-        status: a.status,
-        type: a.contentType,
-        body: Buffer.from(a.body),
-        headers: withApiHeaders ? a.headers : {},
-      },
+      { status: a.status, type: a.contentType, body: Buffer.from(a.body), headers: a.headers },
     ]),
   );
   const server = createServer((req, res) => {
@@ -36,13 +31,18 @@ function main(): void {
         res.writeHead(404).end();
         return;
       }
-      const fresh = 'x-request-id' in answer.headers ? { 'x-request-id': randomUUID() } : {};
-      res.writeHead(answer.status, {
-        ...answer.headers,
-        ...fresh,
-        'content-type': answer.type,
-        'content-length': answer.body.length,
-      });
+      // The baseline's own answer stays as lean as it was: no header beyond type and length.
+      res.writeHead(
+        answer.status,
+        withApiHeaders
+          ? {
+              ...answer.headers,
+              'x-request-id': randomUUID(),
+              'content-type': answer.type,
+              'content-length': answer.body.length,
+            }
+          : { 'content-type': answer.type, 'content-length': answer.body.length },
+      );
       res.end(answer.body);
     });
   });

@@ -22,8 +22,9 @@ export interface RecordedAnswer {
   contentType: string;
   body: string;
   /**
-   * The API's other headers (all but those Node writes itself: type, length, date, connection),
-   * replayed by the reference servers of `bench:compare --reference`, never by the baseline.
+   * The API's other headers (all but those Node writes itself: type, length, date, connection; and
+   * the request id, new on each answer), replayed by the reference servers of
+   * `bench:compare --reference`, never by the baseline.
    */
   headers: Record<string, string>;
 }

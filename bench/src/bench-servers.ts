@@ -45,14 +45,18 @@ export function routeTarget(server: ServerProcess, route: BenchRoute): LoadTarge
   };
 }
 
-/** Headers that Node's HTTP server writes itself, or that the replaying servers set anyway. */
-const NODE_HEADERS = new Set([
+/**
+ * Headers not recorded: those Node's HTTP server writes itself or the replaying servers set anyway,
+ * and the request id, which the reference servers make anew for each request as the API does.
+ */
+const UNRECORDED_HEADERS = new Set([
   'connection',
   'content-length',
   'content-type',
   'date',
   'keep-alive',
   'transfer-encoding',
+  'x-request-id',
 ]);
 
 /** The API's answers to the benchmarked routes, fetched once, for the baseline to replay. */
@@ -67,7 +71,9 @@ async function recordAnswers(api: ServerProcess, paths: string[]): Promise<Recor
       status: res.status,
       contentType: res.headers.get('content-type') ?? 'application/json',
       body: await res.text(),
-      headers: Object.fromEntries([...res.headers].filter(([name]) => !NODE_HEADERS.has(name))),
+      headers: Object.fromEntries(
+        [...res.headers].filter(([name]) => !UNRECORDED_HEADERS.has(name)),
+      ),
     });
   }
   return answers;

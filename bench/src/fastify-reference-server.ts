@@ -6,8 +6,8 @@ import { RecordedAnswer } from './bench-routes';
 /**
  * A reference server of `bench:compare --reference`: bare Fastify (the version the API runs on,
  * without Nest, guards, pipes or database) answering each recorded GET with the API's bytes and
- * every header the API sent: the request id from `genReqId` set by an `onRequest` hook as the API
- * does, the others from memory. What the API would cost with Nest's share taken away. Run as
+ * every header the API sent: a new request id from `genReqId`, set by an `onRequest` hook as the
+ * API does, the others from memory. What the API would cost with Nest's share taken away. Run as
  * `node fastify-reference-server.js <port> <answers.json>`.
  */
 async function main(): Promise<void> {
@@ -15,15 +15,7 @@ async function main(): Promise<void> {
   const byUrl = new Map(
     (JSON.parse(readFileSync(file, 'utf8')) as RecordedAnswer[])
       .filter((a) => a.method === 'GET')
-      .map((a) => [
-        a.url,
-        {
-          ...a,
-          headers: Object.fromEntries(
-            Object.entries(a.headers).filter(([name]) => name !== 'x-request-id'),
-          ),
-        },
-      ]),
+      .map((a) => [a.url, a]),
   );
   const app = fastify({ genReqId: () => randomUUID(), keepAliveTimeout: 72_000 });
   app.addHook('onRequest', (request, reply, done) => {
