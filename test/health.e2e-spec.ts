@@ -88,6 +88,20 @@ describe('GET /api/health', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ status: 'degraded', database: 'up', redis: 'down' });
       expect((await t.http.get('/api/covid/public/latest')).status).toBe(200);
+      // Writes do not wait for their announcement to the other instances, nor fail with it.
+      const created = await t.http.post('/api/covid/data').set(t.auth()).send({
+        date: '2021-01-01',
+        country: 'Chile',
+        total_cases: 10,
+        new_cases: 10,
+        total_deaths: 1,
+        new_deaths: 1,
+      });
+      expect(created.status).toBe(201);
+      expect((await t.http.get('/api/covid/public/totals')).body).toEqual({
+        total_cases: 10,
+        total_deaths: 1,
+      });
     } finally {
       await t.close();
     }

@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Redis from 'ioredis';
 import { MESSAGES } from '@app/common';
+import { RecordChangeService } from '@app/series';
+import { databaseEnv, eventually, runCli } from './support/cli';
 import { TestApp, bootTestApp } from './support/test-app';
 
 /** Our own Redis logical database, flushed at the start. */
@@ -58,5 +63,96 @@ describe('several instances', () => {
     } finally {
       await Promise.all(instances.map((t) => t.close()));
     }
+  });
+
+  describe('cached reads (CACHE_TTL_MS of an hour)', () => {
+    // A Redis database of their own: the tests above leave alice's budget spent in theirs.
+    const REDIS_URL = 'redis://127.0.0.1:6379/3';
+    beforeAll(async () => {
+      const redis = new Redis(REDIS_URL);
+      await redis.flushdb();
+      await redis.quit();
+    });
+
+    const record = (date: string, totalCases: number) => ({
+      date,
+      country: 'Chile',
+      total_cases: totalCases,
+      new_cases: 1,
+      total_deaths: 1,
+      new_deaths: 0,
+    });
+    const totalsOf = async (t: TestApp) =>
+      ((await t.http.get('/api/covid/public/totals')).body as { total_cases: number }).total_cases;
+    const listedOn = async (t: TestApp) =>
+      ((await t.http.get('/api/covid/data').set(t.auth())).body as unknown[]).length;
+
+    const create = (t: TestApp, totalCases: number) =>
+      t.http.post('/api/covid/data').set(t.auth()).send(record('2021-01-01', totalCases));
+    /** Polls (every 20 ms, 2 s at most): true once `t` answers these totals. */
+    const totalsBecome = (t: TestApp, totalCases: number) =>
+      eventually(async () => (await totalsOf(t)) === totalCases, { everyMs: 20, attempts: 100 });
+
+    /**
+     * Two instances on one database; the second one has read (and cached) the empty tables
+     * before `run`. Both are closed afterwards.
+     */
+    async function withPair(
+      env: Record<string, string>,
+      run: (a: TestApp, b: TestApp) => Promise<void>,
+    ): Promise<void> {
+      const a = await bootTestApp({ CACHE_TTL_MS: '3600000', ...env });
+      const b = await bootTestApp({ CACHE_TTL_MS: '3600000', ...env }, {}, a);
+      try {
+        expect(await b.app.get(RecordChangeService).listening()).toBe('REDIS_URL' in env);
+        expect(await totalsOf(b)).toBe(0);
+        expect(await listedOn(b)).toBe(0);
+        await run(a, b);
+      } finally {
+        await b.close();
+        await a.close();
+      }
+    }
+
+    it("show another instance's writes at once through Redis (REDIS_URL)", () =>
+      withPair({ REDIS_URL }, async (a, b) => {
+        const created = await create(a, 10);
+        expect(created.status).toBe(201);
+        expect(await totalsBecome(b, 10)).toBe(true);
+        expect(await listedOn(b)).toBe(1);
+
+        const id = created.body.id as number;
+        expect((await a.http.delete(`/api/covid/data/${id}`).set(a.auth())).status).toBe(200);
+        expect(await totalsBecome(b, 0)).toBe(true);
+        expect(await listedOn(b)).toBe(0);
+      }));
+
+    it("show the admin command line's imports at once through Redis (REDIS_URL)", () =>
+      withPair({ REDIS_URL }, async (a, b) => {
+        const dir = mkdtempSync(join(tmpdir(), 'covid-instances-'));
+        try {
+          const file = join(dir, 'covid.csv');
+          writeFileSync(
+            file,
+            'date,country,total_cases,new_cases,total_deaths,new_deaths\n' +
+              '2021-01-01,Chile,7,7,0,0\n2021-01-01,Peru,5,5,0,0\n',
+          );
+          const env = { ...databaseEnv(a.config.db), REDIS_URL };
+          expect((await runCli(['import', 'covid', file], env)).code).toBe(0);
+          expect(await totalsBecome(b, 12)).toBe(true);
+          expect(await listedOn(b)).toBe(2);
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      }));
+
+    it('without REDIS_URL, keep serving what they cached (what Redis prevents)', () =>
+      withPair({}, async (a, b) => {
+        expect((await create(a, 10)).status).toBe(201);
+        expect(await totalsOf(a)).toBe(10);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(await totalsOf(b)).toBe(0);
+        expect(await listedOn(b)).toBe(0);
+      }));
   });
 });

@@ -24,13 +24,17 @@ export interface TestApp {
 /**
  * Boots the real application (same bootstrap as `main.ts`) on a throw-away database. `env`
  * overrides variables exactly as the environment would; `options` as for createApp (e.g. where
- * the log lines go).
+ * the log lines go). `databaseOf`: another instance on the same database (which that instance
+ * drops).
  */
 export async function bootTestApp(
   env: Record<string, string> = {},
   options: CreateAppOptions = {},
+  databaseOf?: TestApp,
 ): Promise<TestApp> {
-  const database: TestDatabase = await createTestDatabase();
+  const database: TestDatabase = databaseOf
+    ? { config: databaseOf.config.db, drop: () => Promise.resolve() }
+    : await createTestDatabase();
   const config = loadConfig({
     API_TOKENS: `alice:${TOKENS.alice},bob:${TOKENS.bob}`,
     THROTTLE_LIMIT: '100000',

@@ -5,6 +5,7 @@ export * from './migrations';
 export * from './run-migrations';
 export * from './database.module';
 export * from './tokens';
+export * from './notifications';
 export * from './discard-stuck-connections';
 export * from './database-logger';
 export * from './database-deadline';

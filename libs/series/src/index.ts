@@ -4,3 +4,4 @@ export * from './series.module';
 export * from './series.repository';
 export * from './series.service';
 export * from './series.types';
+export * from './record-change.service';

@@ -2,6 +2,7 @@ import { DynamicModule, Inject, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { ReadCache } from './read-cache';
+import { RecordChangeModule, RecordChangeService } from './record-change.service';
 import { SeriesRepository } from './series.repository';
 import { SeriesService } from './series.service';
 import { SeriesDefinition } from './series.types';
@@ -19,17 +20,23 @@ export class SeriesModule {
     const token = seriesServiceToken(definition.key);
     return {
       module: SeriesModule,
+      imports: [RecordChangeModule],
       providers: [
         {
           provide: token,
-          inject: [DataSource, APP_CONFIG],
-          useFactory: (dataSource: DataSource, config: AppConfig) =>
-            new SeriesService(
+          inject: [DataSource, APP_CONFIG, RecordChangeService],
+          useFactory: (dataSource: DataSource, config: AppConfig, changes: RecordChangeService) => {
+            const cache = new ReadCache(config.cacheTtlMs);
+            // Writes of other instances (REDIS_URL): their records show at once here too.
+            changes.onChange(definition.key, () => cache.invalidate());
+            return new SeriesService(
               definition,
               // Every database call answers within twice DB_TIMEOUT_MS, or fails as a 503.
               new SeriesRepository(dataSource, definition, 2 * config.db.timeoutMs),
-              new ReadCache(config.cacheTtlMs),
-            ),
+              cache,
+              () => changes.announce(definition.key),
+            );
+          },
         },
       ],
       exports: [token],

@@ -36,6 +36,8 @@ export class SeriesService {
     private readonly repository: SeriesRepository,
     /** Public aggregates and small lists (<= CACHED_LIST_LIMIT records): see ReadCache. */
     private readonly cache: ReadCache = new ReadCache(0),
+    /** Called after every write, once the cache is dropped (tells the other instances). */
+    private readonly written: () => void = () => undefined,
   ) {}
 
   /** Read through `publicJson`, which caches the answer (as JSON text). */
@@ -204,12 +206,16 @@ export class SeriesService {
     });
   }
 
-  /** Runs a write, then drops the cached reads (even when it failed: it may have half-run). */
+  /**
+   * Runs a write, then drops the cached reads and tells the other instances (even when it failed:
+   * it may have half-run).
+   */
   private async write<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run();
     } finally {
       this.cache.invalidate();
+      this.written();
     }
   }
 }

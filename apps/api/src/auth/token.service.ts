@@ -1,7 +1,12 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import { AppConfig, InjectConfig } from '@app/config';
-import { ApiTokenRepository, listenForTokenChanges } from '@app/database';
+import {
+  ApiTokenRepository,
+  CHANGE_CHANNELS,
+  ChangeListener,
+  listenForChanges,
+} from '@app/database';
 import { bearerToken } from './bearer-token';
 import { hashToken } from './constant-time';
 
@@ -44,7 +49,7 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
   private refreshFailing = false;
   private usage = new Map<number, number>();
   private timers: NodeJS.Timeout[] = [];
-  private stopListening?: () => void;
+  private listener?: ChangeListener;
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
@@ -63,13 +68,17 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
       setInterval(() => void this.flushUsage(), USAGE_FLUSH_MS).unref(),
     );
     if (this.config.redisUrl) {
-      this.stopListening = listenForTokenChanges(this.config.redisUrl, () => void this.refresh());
+      this.listener = listenForChanges(
+        this.config.redisUrl,
+        CHANGE_CHANNELS.tokens,
+        () => void this.refresh(),
+      );
     }
   }
 
   async onModuleDestroy(): Promise<void> {
     this.timers.forEach(clearInterval);
-    this.stopListening?.();
+    this.listener?.stop();
     await this.refreshing;
     await this.flushUsage();
   }

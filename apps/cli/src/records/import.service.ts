@@ -4,6 +4,8 @@ import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { DataSource } from 'typeorm';
+import { AppConfig, InjectConfig } from '@app/config';
+import { CHANGE_CHANNELS, announceChange } from '@app/database';
 import { RecordValues, SeriesDefinition, SeriesRepository } from '@app/series';
 import { CliError } from '../cli-error';
 import { describe } from '../cli-context';
@@ -37,7 +39,10 @@ interface Batch {
  */
 @Injectable()
 export class ImportService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
 
   async run(
     series: SeriesDefinition,
@@ -155,6 +160,10 @@ export class ImportService {
     } finally {
       progress.update(size, summary.rowsRead);
       progress.stop();
+    }
+    // API instances that share Redis (REDIS_URL) drop their cached reads of this series at once.
+    if (this.config.redisUrl && summary.inserted + summary.updated > 0) {
+      await announceChange(this.config.redisUrl, CHANGE_CHANNELS.records, series.key);
     }
     if (!format && !summary.failure) throw new CliError(`${file} is empty (no CSV header)`);
     return summary;

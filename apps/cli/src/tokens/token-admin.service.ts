@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig, InjectConfig } from '@app/config';
 import { generateToken } from '@app/common';
-import { ApiTokenRepository, TokenSummary, announceTokenChange } from '@app/database';
+import { ApiTokenRepository, CHANGE_CHANNELS, TokenSummary, announceChange } from '@app/database';
 import { CliError } from '../cli-error';
 
 /** Client names: the same rule as in `API_TOKENS`. */
@@ -94,7 +94,9 @@ export class TokenAdminService {
 
   /** Other API instances reload at once when Redis is configured (else within their interval). */
   private async announce(): Promise<void> {
-    if (this.config.redisUrl) await announceTokenChange(this.config.redisUrl);
+    if (this.config.redisUrl) {
+      await announceChange(this.config.redisUrl, CHANGE_CHANNELS.tokens, String(Date.now()));
+    }
   }
 }
 

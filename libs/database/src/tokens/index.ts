@@ -1,2 +1,1 @@
 export * from './api-token.repository';
-export * from './token-notifications';

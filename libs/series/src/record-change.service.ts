@@ -1,0 +1,58 @@
+import { Injectable, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { AppConfig, InjectConfig } from '@app/config';
+import { CHANGE_CHANNELS, ChangeListener, ChangePublisher, listenForChanges } from '@app/database';
+
+/**
+ * With `REDIS_URL`, tells the other API instances when this one wrote records of a series, and
+ * hears theirs (and the admin command line's imports): each instance then drops its cached
+ * reads of that series at once instead of serving them until `CACHE_TTL_MS` runs out. Best
+ * effort: while Redis is away, the cache lifetime still bounds how stale a read can be. Without
+ * `REDIS_URL`, nothing is sent or heard.
+ */
+@Injectable()
+export class RecordChangeService implements OnModuleInit, OnModuleDestroy {
+  private readonly listeners = new Map<string, (() => void)[]>();
+  private publisher?: ChangePublisher;
+  private listener?: ChangeListener;
+
+  constructor(@InjectConfig() private readonly config: AppConfig) {}
+
+  onModuleInit(): void {
+    if (!this.config.redisUrl) return;
+    this.publisher = new ChangePublisher(this.config.redisUrl);
+    this.listener = listenForChanges(this.config.redisUrl, CHANGE_CHANNELS.records, (series) =>
+      this.changed(series),
+    );
+  }
+
+  /** Settles once this instance hears announcements (true), or cannot (false; no `REDIS_URL`). */
+  listening(): Promise<boolean> {
+    return this.listener?.subscribed ?? Promise.resolve(false);
+  }
+
+  onModuleDestroy(): void {
+    this.listener?.stop();
+    this.publisher?.close();
+  }
+
+  /** Calls `listener` whenever another instance announces a change of `series`. */
+  onChange(series: string, listener: () => void): void {
+    this.listeners.set(series, [...(this.listeners.get(series) ?? []), listener]);
+  }
+
+  /** Announces that records of `series` changed (its own listeners hear it too: harmless). */
+  announce(series: string): void {
+    this.publisher?.publish(CHANGE_CHANNELS.records, series);
+  }
+
+  /** `null`: (re)connected, announcements may have been missed, so every series changed. */
+  private changed(series: string | null): void {
+    for (const [key, listeners] of this.listeners) {
+      if (series === null || series === key) listeners.forEach((listener) => listener());
+    }
+  }
+}
+
+/** One RecordChangeService per application, shared by every series. */
+@Module({ providers: [RecordChangeService], exports: [RecordChangeService] })
+export class RecordChangeModule {}
