@@ -35,7 +35,7 @@ export class RecordChangeService implements OnModuleInit, OnModuleDestroy {
     this.publisher?.close();
   }
 
-  /** Calls `listener` whenever another instance announces a change of `series`. */
+  /** Calls `listener` whenever a change of `series` is announced (by any instance or the CLI). */
   onChange(series: string, listener: () => void): void {
     this.listeners.set(series, [...(this.listeners.get(series) ?? []), listener]);
   }
