@@ -4,4 +4,5 @@ export * from './series.module';
 export * from './series.repository';
 export * from './series.service';
 export * from './series.types';
+export * from './record-change.module';
 export * from './record-change.service';

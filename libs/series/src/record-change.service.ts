@@ -1,4 +1,4 @@
-import { Injectable, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { AppConfig, InjectConfig } from '@app/config';
 import { CHANGE_CHANNELS, ChangeListener, ChangePublisher, listenForChanges } from '@app/database';
 
@@ -52,7 +52,3 @@ export class RecordChangeService implements OnModuleInit, OnModuleDestroy {
     }
   }
 }
-
-/** One RecordChangeService per application, shared by every series. */
-@Module({ providers: [RecordChangeService], exports: [RecordChangeService] })
-export class RecordChangeModule {}

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import Redis from 'ioredis';
+import { REDIS_CLIENT_OPTIONS } from '@app/database';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
 
 type StorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
@@ -20,12 +21,10 @@ export class ResilientThrottlerStorage implements ThrottlerStorage {
 
   constructor(url: string) {
     this.redis = new Redis(url, {
+      ...REDIS_CLIENT_OPTIONS,
       lazyConnect: false,
       enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      connectTimeout: 2000,
       commandTimeout: 500,
-      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
     this.redis.on('error', () => undefined);
     this.shared = new ThrottlerStorageRedisService(this.redis);

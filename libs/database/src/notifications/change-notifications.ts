@@ -1,4 +1,5 @@
 import Redis from 'ioredis';
+import { REDIS_CLIENT_OPTIONS } from '../redis-client-options';
 
 /**
  * Redis pub/sub channels on which changes are announced to every API instance (`REDIS_URL`).
@@ -14,12 +15,6 @@ export const CHANGE_CHANNELS = {
 
 export type ChangeChannel = (typeof CHANGE_CHANNELS)[keyof typeof CHANGE_CHANNELS];
 
-const REDIS_OPTIONS = {
-  connectTimeout: 2000,
-  maxRetriesPerRequest: 1,
-  retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
-};
-
 /**
  * Announces a change once, on a connection of its own (the admin command line). Best effort:
  * false when Redis cannot be reached (the instances then notice within their refresh interval or
@@ -30,7 +25,7 @@ export async function announceChange(
   channel: ChangeChannel,
   message: string,
 ): Promise<boolean> {
-  const redis = new Redis(redisUrl, { ...REDIS_OPTIONS, lazyConnect: true });
+  const redis = new Redis(redisUrl, { ...REDIS_CLIENT_OPTIONS, lazyConnect: true });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
@@ -51,7 +46,7 @@ export class ChangePublisher {
   private readonly redis: Redis;
 
   constructor(redisUrl: string) {
-    this.redis = new Redis(redisUrl, { ...REDIS_OPTIONS, enableOfflineQueue: false });
+    this.redis = new Redis(redisUrl, { ...REDIS_CLIENT_OPTIONS, enableOfflineQueue: false });
     this.redis.on('error', () => undefined);
   }
 
@@ -80,7 +75,7 @@ export function listenForChanges(
   channel: ChangeChannel,
   onChange: (message: string | null) => void,
 ): ChangeListener {
-  const redis = new Redis(redisUrl, REDIS_OPTIONS);
+  const redis = new Redis(redisUrl, REDIS_CLIENT_OPTIONS);
   redis.on('error', () => undefined);
   redis.on('message', (_channel: string, message: string) => onChange(message));
   redis.on('ready', () => onChange(null));
