@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { MESSAGES } from '@app/common';
+import { CHANGE_CHANNELS, RedisConnections } from '@app/database';
 import { RecordChangeService } from '@app/series';
 import { databaseEnv, eventually, runCli } from './support/cli';
 import { TestApp, bootTestApp } from './support/test-app';
@@ -63,6 +65,33 @@ describe('several instances', () => {
     } finally {
       await Promise.all(instances.map((t) => t.close()));
     }
+  });
+
+  it('hold two Redis connections each, named after the instance, closed when it stops', async () => {
+    const t = await bootTestApp({ REDIS_URL });
+    const prefix = `covid-api:${t.app.get(RedisConnections).instance}:`;
+    const redis = new Redis(REDIS_URL);
+    // Rate-limit counters, health probe and announcements share one; both channels the other.
+    const connections = async () =>
+      String(await redis.client('LIST'))
+        .split('\n')
+        .map((line) => /\bname=(\S*)/.exec(line)?.[1] ?? '')
+        .filter((name) => name.startsWith(prefix))
+        .sort();
+    try {
+      expect(await t.app.get(RecordChangeService).listening()).toBe(true);
+      expect(await connections()).toEqual([`${prefix}commands`, `${prefix}events`]);
+      // The health probe asks Redis on the commands connection.
+      expect((await t.http.get('/api/health')).body).toEqual({
+        status: 'ok',
+        database: 'up',
+        redis: 'up',
+      });
+    } finally {
+      await t.close();
+    }
+    expect(await eventually(async () => (await connections()).length === 0)).toBe(true);
+    await redis.quit();
   });
 
   describe('cached reads (CACHE_TTL_MS of an hour)', () => {
@@ -145,6 +174,62 @@ describe('several instances', () => {
           rmSync(dir, { recursive: true, force: true });
         }
       }));
+
+    it('hear announcements once a Redis that was down at start-up comes up', async () => {
+      // Our port range; a Redis server of this test's own, started after the instance.
+      const port = 3296;
+      const url = `redis://127.0.0.1:${port}`;
+      const t = await bootTestApp({ CACHE_TTL_MS: '3600000', REDIS_URL: url });
+      let server: ReturnType<typeof spawn> | undefined;
+      const dir = mkdtempSync(join(tmpdir(), 'covid-late-redis-'));
+      const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
+      probe.on('error', () => undefined);
+      try {
+        // The first subscription was refused: Redis is down.
+        expect(await t.app.get(RecordChangeService).listening()).toBe(false);
+        expect((await t.http.get('/api/health')).body).toEqual({
+          status: 'degraded',
+          database: 'up',
+          redis: 'down',
+        });
+        expect(await totalsOf(t)).toBe(0);
+
+        server = spawn(
+          'redis-server',
+          ['--port', String(port), '--save', '', '--appendonly', 'no'],
+          {
+            stdio: 'ignore',
+          },
+        );
+        const subscribers = async () => {
+          if (probe.status !== 'ready') await probe.connect().catch(() => undefined);
+          const counts = (await probe
+            .pubsub('NUMSUB', CHANGE_CHANNELS.records, CHANGE_CHANNELS.tokens)
+            .catch(() => [])) as (string | number)[];
+          return counts.filter((_, i) => i % 2 === 1).map(Number);
+        };
+        expect(await eventually(async () => JSON.stringify(await subscribers()) === '[1,1]')).toBe(
+          true,
+        );
+        expect(
+          await eventually(async () => (await t.http.get('/api/health')).body.status === 'ok'),
+        ).toBe(true);
+
+        const file = join(dir, 'covid.csv');
+        writeFileSync(
+          file,
+          'date,country,total_cases,new_cases,total_deaths,new_deaths\n2021-01-01,Chile,7,7,0,0\n',
+        );
+        const env = { ...databaseEnv(t.config.db), REDIS_URL: url };
+        expect((await runCli(['import', 'covid', file], env)).code).toBe(0);
+        expect(await totalsBecome(t, 7)).toBe(true);
+      } finally {
+        probe.disconnect();
+        await t.close();
+        server?.kill();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
 
     it('without REDIS_URL, keep serving what they cached (what Redis prevents)', () =>
       withPair({}, async (a, b) => {

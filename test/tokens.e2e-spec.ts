@@ -8,7 +8,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { MESSAGES } from '@app/common';
 import { AppConfig, loadConfig } from '@app/config';
-import { ApiTokenRepository } from '@app/database';
+import { ApiTokenRepository, RedisConnections } from '@app/database';
 import { DataSource } from 'typeorm';
 import { safeEqual } from '../apps/api/src/auth/constant-time';
 import { TokenService } from '../apps/api/src/auth/token.service';
@@ -79,7 +79,7 @@ describe('token comparison', () => {
     const repository = new ApiTokenRepository(
       new DataSource({ type: 'better-sqlite3', database: ':memory:' }),
     );
-    const tokens = new TokenService(config, repository);
+    const tokens = new TokenService(config, repository, new RedisConnections(config));
     expect(tokens.resolve(secret)).toEqual({ kind: 'client', client: 'alice' });
     expect(tokens.resolve(lastDiffers)).toEqual({ kind: 'invalid' });
     const ratio = medianRatio(

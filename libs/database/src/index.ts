@@ -6,7 +6,7 @@ export * from './run-migrations';
 export * from './database.module';
 export * from './tokens';
 export * from './notifications';
-export * from './redis-client-options';
+export * from './redis';
 export * from './discard-stuck-connections';
 export * from './database-logger';
 export * from './database-deadline';

@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
+import { RedisModule } from '@app/database';
 import { RecordChangeService } from './record-change.service';
 
 /** One RecordChangeService per application, shared by every series. */
-@Module({ providers: [RecordChangeService], exports: [RecordChangeService] })
+@Module({
+  imports: [RedisModule],
+  providers: [RecordChangeService],
+  exports: [RecordChangeService],
+})
 export class RecordChangeModule {}

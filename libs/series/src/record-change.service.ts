@@ -1,6 +1,5 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { AppConfig, InjectConfig } from '@app/config';
-import { CHANGE_CHANNELS, ChangeListener, ChangePublisher, listenForChanges } from '@app/database';
+import { CHANGE_CHANNELS, ChangeListener, RedisConnections } from '@app/database';
 
 /**
  * With `REDIS_URL`, tells the other API instances when this one wrote records of a series, and
@@ -12,17 +11,12 @@ import { CHANGE_CHANNELS, ChangeListener, ChangePublisher, listenForChanges } fr
 @Injectable()
 export class RecordChangeService implements OnModuleInit, OnModuleDestroy {
   private readonly listeners = new Map<string, (() => void)[]>();
-  private publisher?: ChangePublisher;
   private listener?: ChangeListener;
 
-  constructor(@InjectConfig() private readonly config: AppConfig) {}
+  constructor(private readonly redis: RedisConnections) {}
 
   onModuleInit(): void {
-    if (!this.config.redisUrl) return;
-    this.publisher = new ChangePublisher(this.config.redisUrl);
-    this.listener = listenForChanges(this.config.redisUrl, CHANGE_CHANNELS.records, (series) =>
-      this.changed(series),
-    );
+    this.listener = this.redis.listen(CHANGE_CHANNELS.records, (series) => this.changed(series));
   }
 
   /** Settles once this instance hears announcements (true), or cannot (false; no `REDIS_URL`). */
@@ -32,7 +26,6 @@ export class RecordChangeService implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.listener?.stop();
-    this.publisher?.close();
   }
 
   /** Calls `listener` whenever a change of `series` is announced (by any instance or the CLI). */
@@ -42,7 +35,7 @@ export class RecordChangeService implements OnModuleInit, OnModuleDestroy {
 
   /** Announces that records of `series` changed (its own listeners hear it too: harmless). */
   announce(series: string): void {
-    this.publisher?.publish(CHANGE_CHANNELS.records, series);
+    this.redis.publish(CHANGE_CHANNELS.records, series);
   }
 
   /** `null`: (re)connected, announcements may have been missed, so every series changed. */

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ApiTokenRepository } from '@app/database';
+import { ApiTokenRepository, RedisModule } from '@app/database';
 import { ClientThrottlerGuard } from '../rate-limit/client-throttler.guard';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { TokenGuard } from './token.guard';
@@ -11,7 +11,7 @@ import { TokenService } from './token.service';
  * guessing tokens is limited too), then the token check.
  */
 @Module({
-  imports: [RateLimitModule],
+  imports: [RateLimitModule, RedisModule],
   providers: [
     ApiTokenRepository,
     TokenService,

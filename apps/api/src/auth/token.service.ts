@@ -5,7 +5,7 @@ import {
   ApiTokenRepository,
   CHANGE_CHANNELS,
   ChangeListener,
-  listenForChanges,
+  RedisConnections,
 } from '@app/database';
 import { bearerToken } from './bearer-token';
 import { hashToken } from './constant-time';
@@ -54,6 +54,7 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
   constructor(
     @InjectConfig() private readonly config: AppConfig,
     private readonly repository: ApiTokenRepository,
+    private readonly redis: RedisConnections,
   ) {
     for (const { client, token } of config.apiTokens) {
       const hash = hashToken(token);
@@ -67,13 +68,7 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
       setInterval(() => void this.refresh(), this.config.tokenRefreshMs).unref(),
       setInterval(() => void this.flushUsage(), USAGE_FLUSH_MS).unref(),
     );
-    if (this.config.redisUrl) {
-      this.listener = listenForChanges(
-        this.config.redisUrl,
-        CHANGE_CHANNELS.tokens,
-        () => void this.refresh(),
-      );
-    }
+    this.listener = this.redis.listen(CHANGE_CHANNELS.tokens, () => void this.refresh());
   }
 
   async onModuleDestroy(): Promise<void> {

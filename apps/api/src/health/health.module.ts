@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { ThrottlerStorageModule } from '../rate-limit/throttler-storage.module';
+import { RedisModule } from '@app/database';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
 import { ShutdownDrain } from './shutdown-drain.service';
 
 @Module({
-  imports: [ThrottlerStorageModule],
+  imports: [RedisModule],
   controllers: [HealthController],
   providers: [HealthService, ShutdownDrain],
 })

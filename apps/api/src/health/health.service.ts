@@ -1,17 +1,16 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { ThrottlerStorage } from '@nestjs/throttler';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { MESSAGES } from '@app/common';
 import { AppConfig, InjectConfig } from '@app/config';
-import { ResilientThrottlerStorage } from '../rate-limit/resilient-throttler.storage';
-import { THROTTLER_STORAGE } from '../rate-limit/throttler-storage.module';
+import { RedisConnections } from '@app/database';
 import { ShutdownDrain } from './shutdown-drain.service';
 
 export type Probe = 'up' | 'down';
 
 /**
- * `ok`: everything answers. `degraded`: the database answers but Redis does not (the instance
- * serves; its rate limit is counted locally until Redis is back). `unavailable`: the database does
+ * `ok`: everything answers. `degraded`: the database answers but Redis does not, or this instance
+ * is not subscribed to the change announcements (the instance serves; its rate limit is counted
+ * locally and its cached reads live out `CACHE_TTL_MS` until Redis is back). `unavailable`: the database does
  * not answer (503; the instance recovers by itself when it is back). `stopping`: the instance
  * received SIGTERM and finishes its requests in flight (503: send new requests elsewhere).
  */
@@ -50,7 +49,7 @@ export class HealthService {
 
   constructor(
     private readonly dataSource: DataSource,
-    @Inject(THROTTLER_STORAGE) private readonly throttlerStorage: ThrottlerStorage,
+    private readonly redis: RedisConnections,
     private readonly shutdown: ShutdownDrain,
     @InjectConfig() config: AppConfig,
   ) {
@@ -58,12 +57,9 @@ export class HealthService {
   }
 
   async check(): Promise<HealthReport> {
-    const storage = this.throttlerStorage;
     const [database, redis] = await Promise.all([
       answers(() => this.dataSource.query('SELECT 1'), this.probeTimeoutMs),
-      storage instanceof ResilientThrottlerStorage
-        ? answers(() => storage.ping(), this.probeTimeoutMs)
-        : undefined,
+      this.redis.enabled ? answers(() => this.redis.ping(), this.probeTimeoutMs) : undefined,
     ]);
     const report: HealthReport = {
       status: this.shutdown.stopping

@@ -2,7 +2,6 @@ import { Logger } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import Redis from 'ioredis';
-import { REDIS_CLIENT_OPTIONS } from '@app/database';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
 
 type StorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
@@ -14,24 +13,13 @@ type StorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
  */
 export class ResilientThrottlerStorage implements ThrottlerStorage {
   private readonly logger = new Logger('RateLimit');
-  private readonly redis: Redis;
   private readonly shared: ThrottlerStorageRedisService;
   private readonly local = new MemoryThrottlerStorage();
   private degraded = false;
 
-  constructor(url: string) {
-    this.redis = new Redis(url, {
-      ...REDIS_CLIENT_OPTIONS,
-      lazyConnect: false,
-      enableOfflineQueue: false,
-      commandTimeout: 500,
-    });
-    this.redis.on('error', () => undefined);
-    this.shared = new ThrottlerStorageRedisService(this.redis);
-  }
-
-  get client(): Redis {
-    return this.redis;
+  /** `redis`: a connection without offline queue and with a short command timeout. */
+  constructor(private readonly redis: Redis) {
+    this.shared = new ThrottlerStorageRedisService(redis);
   }
 
   /**
@@ -50,11 +38,6 @@ export class ResilientThrottlerStorage implements ThrottlerStorage {
       const timer = setTimeout(done, timeoutMs);
       this.redis.once('ready', done).once('error', done);
     });
-  }
-
-  /** Rejects when Redis does not answer (health check). */
-  async ping(): Promise<void> {
-    await this.redis.ping();
   }
 
   async increment(
@@ -80,8 +63,8 @@ export class ResilientThrottlerStorage implements ThrottlerStorage {
     }
   }
 
-  async close(): Promise<void> {
+  /** The connection itself belongs to `RedisConnections`, which closes it. */
+  close(): void {
     this.local.onApplicationShutdown();
-    await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }

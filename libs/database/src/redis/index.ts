@@ -1,0 +1,3 @@
+export * from './redis-client-options';
+export * from './redis-connections.service';
+export * from './redis.module';
