@@ -109,6 +109,9 @@ describe.each(SERIES_KEYS)('%s reads', (key) => {
       expect(await list('?limit=5&offset=3')).toEqual(all.slice(3, 8));
       expect(await list('?offset=100')).toEqual([]);
       expect(await list('?country=Atlantis')).toEqual([]);
+      // Years before 100 are years (Date.UTC would read 0001 as 1901).
+      expect(await list('?from=0001-01-01&limit=1000')).toEqual(all);
+      expect(await list('?from=0000-02-29&to=0099-12-31')).toEqual([]);
       expect(await list('?limit=10&_=1700000000000')).toEqual(all.slice(0, 10));
     });
 
@@ -121,6 +124,8 @@ describe.each(SERIES_KEYS)('%s reads', (key) => {
       ['limit=1&limit=2', 'limit : doit être un entier strictement positif'],
       ['offset=-1', 'offset : doit être un entier positif ou nul'],
       ['from=2021-13-01', "from : 2021-13-01 n'est pas une date du calendrier"],
+      ['from=0001-02-29', "from : 0001-02-29 n'est pas une date du calendrier"],
+      ['to=1900-02-29', "to : 1900-02-29 n'est pas une date du calendrier"],
       ['to=yesterday', 'to : doit être une date au format AAAA-MM-JJ'],
       ['country=', 'country : doit contenir de 1 à 100 caractères'],
       ['from=2021-06-10&to=2021-06-01', 'from : doit être antérieure ou égale à to'],

@@ -2,7 +2,14 @@
 export class DatabaseDeadlineError extends Error {
   readonly code = 'DATABASE_DEADLINE';
 
-  constructor(ms: number) {
+  /**
+   * `settled`: resolves once the call that ran out of time has ended, either way (a write may
+   * still commit after its deadline).
+   */
+  constructor(
+    ms: number,
+    readonly settled: Promise<void> = Promise.resolve(),
+  ) {
     super(`no answer from the database within ${ms} ms`);
     this.name = 'DatabaseDeadlineError';
   }
@@ -16,10 +23,13 @@ export class DatabaseDeadlineError extends Error {
 export function withDeadline<T>(work: Promise<T>, ms: number | undefined): Promise<T> {
   if (!ms) return work;
   // The late outcome of a call that lost the race is dropped, not left unhandled.
-  work.catch(() => undefined);
+  const settled = work.then(
+    () => undefined,
+    () => undefined,
+  );
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DatabaseDeadlineError(ms)), ms);
+    timer = setTimeout(() => reject(new DatabaseDeadlineError(ms, settled)), ms);
   });
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }

@@ -1,5 +1,5 @@
 import { ApiError, MESSAGES, addDays, countryKey } from '@app/common';
-import { isUniqueViolation } from '@app/database';
+import { DatabaseDeadlineError, isUniqueViolation } from '@app/database';
 import { DEFAULT_LIST_LIMIT, ListQueryDto, RecordBodyDto } from './dto';
 import { ReadCache } from './read-cache';
 import { SeriesRepository } from './series.repository';
@@ -109,6 +109,8 @@ export class SeriesService {
     const [summary] = await this.repository.countries(key);
     if (!summary) throw ApiError.notFound(MESSAGES.countryNotFound);
     const [latest] = await this.repository.between(key, summary.last_date, summary.last_date);
+    // Deleted or moved by a concurrent write between the two queries: as if never there.
+    if (!latest) throw ApiError.notFound(MESSAGES.countryNotFound);
     const week = await this.repository.sumNew(
       key,
       addDays(summary.last_date, 1 - STATS_WINDOW_DAYS),
@@ -207,16 +209,25 @@ export class SeriesService {
   }
 
   /**
-   * Runs a write, then drops the cached reads and tells the other instances (even when it failed:
-   * it may have half-run).
+   * Runs a write, then drops the cached reads and tells the other instances. Also when it failed
+   * on the database (it may have half-run), but not when it was refused (404, 409: nothing
+   * changed). A write that ran out of time may still commit: then once more when it has ended.
    */
   private async write<T>(run: () => Promise<T>): Promise<T> {
     try {
-      return await run();
-    } finally {
-      this.cache.invalidate();
-      this.written();
+      const result = await run();
+      this.changed();
+      return result;
+    } catch (error) {
+      if (!(error instanceof ApiError)) this.changed();
+      if (error instanceof DatabaseDeadlineError) void error.settled.then(() => this.changed());
+      throw error;
     }
+  }
+
+  private changed(): void {
+    this.cache.invalidate();
+    this.written();
   }
 }
 
