@@ -96,6 +96,24 @@ describe.each(SERIES_KEYS)('%s records: create, replace, delete', (series) => {
     }
   });
 
+  it('stores 100 characters that normalisation triples (the matching key holds 300)', async () => {
+    // U+FB2C and U+1D160 are each three characters in NFC: the key is 300 characters long.
+    for (const [i, country] of ['\uFB2C'.repeat(100), '\u{1D160}'.repeat(100)].entries()) {
+      const date = `2021-03-0${i + 5}`;
+      const id = await create(recordBody({ date, country }));
+      expect((await rows()).find((r) => r.id === id)?.country).toBe(country);
+      await expectRefused(
+        () =>
+          t.http
+            .post(path)
+            .set(t.auth())
+            .send(recordBody({ date, country: ` ${country} ` })),
+        409,
+        { error: 'Un enregistrement existe déjà pour ce pays et cette date.' },
+      );
+    }
+  });
+
   it('replaces a record with PUT (200) and answers 404 for an unknown id', async () => {
     const id = await create(recordBody({ date: '2021-03-04', country: 'Italy' }));
     const replacement = recordBody({

@@ -1,10 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { DatabaseConfig } from '@app/config';
 import { buildDataSourceOptions } from './data-source-options';
 import { discardStuckConnections } from './discard-stuck-connections';
-import { runMigrations } from './run-migrations';
+import { openMigratedDataSource } from './run-migrations';
 
 /** The TypeORM connection for either driver; pending migrations run before the app serves. */
 @Module({})
@@ -21,9 +20,8 @@ export class DatabaseModule {
             retryDelay: 3000,
           }),
           dataSourceFactory: async (options) => {
-            const dataSource = await new DataSource(options!).initialize();
+            const dataSource = await openMigratedDataSource(options!);
             discardStuckConnections(dataSource);
-            await runMigrations(dataSource);
             return dataSource;
           },
         }),

@@ -1,6 +1,35 @@
-import { DataSource } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 
 const LOCK_NAME = 'covid_api_migrations';
+
+/**
+ * Opens the database with every migration applied; nothing stays open when that fails (TypeORM
+ * retries the start-up). On MySQL the migrations run first on a connection of their own without
+ * a per-query deadline: a schema change may take longer than a request may wait (`DB_TIMEOUT_MS`),
+ * and a change cut short on the client would go on on the server. SQLite (a file, or `:memory:`
+ * that only this connection sees) is migrated on the connection itself.
+ */
+export async function openMigratedDataSource(options: DataSourceOptions): Promise<DataSource> {
+  if (options.type === 'mysql') {
+    // Two connections: one holds the lock, the other runs the migrations.
+    const migrator = new DataSource({ ...options, enableQueryTimeout: false, poolSize: 2 });
+    await migrator.initialize();
+    try {
+      await runMigrations(migrator);
+    } finally {
+      await migrator.destroy();
+    }
+    return new DataSource(options).initialize();
+  }
+  const dataSource = await new DataSource(options).initialize();
+  try {
+    await runMigrations(dataSource);
+  } catch (error) {
+    await dataSource.destroy();
+    throw error;
+  }
+  return dataSource;
+}
 
 /**
  * Runs pending migrations. On MySQL several instances may start at once (Compose `--scale`), so

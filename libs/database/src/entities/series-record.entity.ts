@@ -16,7 +16,8 @@ export abstract class SeriesRecordEntity {
   @Column({ type: 'varchar', length: 100 })
   country: string;
 
-  @Column({ name: 'country_key', type: 'varchar', length: 200 })
+  /** Up to three times the country's 100 characters: NFC can triple a character. */
+  @Column({ name: 'country_key', type: 'varchar', length: 300 })
   countryKey: string;
 
   @Column({ name: 'total_cases', type: 'bigint', transformer: bigintToNumber })

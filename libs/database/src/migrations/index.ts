@@ -1,5 +1,10 @@
 import { CreateSeriesTables1763856000000 } from './1763856000000-create-series-tables';
 import { CreateApiTokens1764000000000 } from './1764000000000-create-api-tokens';
+import { WidenCountryKey1764200000000 } from './1764200000000-widen-country-key';
 
 /** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
-export const MIGRATIONS = [CreateSeriesTables1763856000000, CreateApiTokens1764000000000];
+export const MIGRATIONS = [
+  CreateSeriesTables1763856000000,
+  CreateApiTokens1764000000000,
+  WidenCountryKey1764200000000,
+];
