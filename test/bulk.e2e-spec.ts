@@ -86,6 +86,21 @@ describe.each(['covid', 'mpox'])('POST /api/%s/data/bulk', (key) => {
     expect(await all()).toEqual(before);
   });
 
+  it('writes concurrent batches over the same records, each whole (MySQL deadlocks are retried)', async () => {
+    const records = Array.from({ length: 180 }, (_, i) =>
+      record(`Deadlock ${i % 30}`, `2020-0${1 + (i % 6)}-1${Math.floor(i / 30)}`, i),
+    );
+    const shuffled = () => [...records].sort(() => Math.random() - 0.5);
+    const before = (await all()).length;
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => t.http.post(url).set(t.auth()).send(shuffled())),
+      );
+      expect(answers.map((res) => res.status)).toEqual(Array(8).fill(200));
+    }
+    expect((await all()).length).toBe(before + records.length);
+  });
+
   it('answers 200 with zero counts for an empty array', async () => {
     const res = await t.http.post(url).set(t.auth()).send([]);
     expect(res.status).toBe(200);

@@ -211,6 +211,11 @@ describe.each(SERIES_KEYS)('%s records: create, replace, delete', (series) => {
       { country: 'Fra\u0000nce' },
       ['country : ne doit pas contenir de caractères de contrôle'],
     ],
+    [
+      'half of a character (a lone surrogate, escaped in JSON)',
+      { country: 'Fr\ud800ance' },
+      ['country : ne doit pas contenir de demi-caractère Unicode isolé'],
+    ],
     ['a number as country', { country: 12 }, ['country : doit être une chaîne de caractères']],
     [
       'a string total',
@@ -318,6 +323,16 @@ describe.each(SERIES_KEYS)('%s records: create, replace, delete', (series) => {
           .set(t.auth())
           .set('Content-Type', 'application/x-www-form-urlencoded')
           .send('a=1'),
+      415,
+      { error: 'Type de contenu non pris en charge : envoyez du JSON (application/json).' },
+    );
+    await expectRefused(
+      () =>
+        t.http
+          .post(path)
+          .set(t.auth())
+          .set('Content-Type', 'text/plain')
+          .send(JSON.stringify(recordBody({}))),
       415,
       { error: 'Type de contenu non pris en charge : envoyez du JSON (application/json).' },
     );

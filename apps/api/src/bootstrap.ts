@@ -14,6 +14,14 @@ import { SHUTDOWN_SIGNALS } from './shutdown-deadline';
 
 export const API_PREFIX = 'api';
 
+/**
+ * How long a client may take: to send its request line and headers, its whole request (body
+ * included; 5 MB at 85 KB/s), and without any byte going either way (a client that stops reading
+ * a streamed list). Beyond: 408 for the first two (JSON, `clientErrorHandler`), the connection
+ * closed for the third. Node checks the first two every 30 s.
+ */
+export const CLIENT_TIMEOUTS = { headersMs: 20_000, requestMs: 60_000, idleMs: 60_000 };
+
 export interface CreateAppOptions {
   /** Where the JSON log lines go (default: standard output). Tests capture them here. */
   logDestination?: DestinationStream;
@@ -32,6 +40,8 @@ export async function createApp(
     // Requests that still reach us while closing (keep-alive) are served, with `Connection: close`.
     return503OnClosing: false,
     genReqId: requestId,
+    requestTimeout: CLIENT_TIMEOUTS.requestMs,
+    connectionTimeout: CLIENT_TIMEOUTS.idleMs,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors,
     clientErrorHandler,
@@ -46,6 +56,9 @@ export async function createApp(
       bodyParser: false,
     },
   );
+  app.getHttpServer().headersTimeout = CLIENT_TIMEOUTS.headersMs;
+  // JSON bodies only: text/plain answers 415 like every other media type.
+  app.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');
   app.useLogger(app.get(PinoNestLogger));
   app.flushLogs();
   app.setGlobalPrefix(API_PREFIX);

@@ -22,6 +22,12 @@ export function isUniqueViolation(error: unknown): boolean {
   );
 }
 
+/** MySQL chose this transaction as a deadlock's victim and rolled it back: it may be run again. */
+export function isDeadlock(error: unknown): boolean {
+  const e = driverError(error);
+  return e?.code === 'ER_LOCK_DEADLOCK' || e?.errno === 1213;
+}
+
 const CONNECTION_CODES = new Set([
   'DATABASE_DEADLINE',
   'ECONNREFUSED',

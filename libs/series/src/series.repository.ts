@@ -1,10 +1,12 @@
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { SeriesRecordEntity, withDeadline } from '@app/database';
+import { SeriesRecordEntity, isDeadlock, withDeadline } from '@app/database';
 import { ListFilter, RecordValues, SeriesDefinition, SeriesRecord } from './series.types';
 import { countryKey } from '@app/common';
 
 /** Rows per INSERT statement (7 parameters each: within both drivers' limits). */
 const UPSERT_CHUNK = 1000;
+/** Runs of a bulk write that MySQL picked as a deadlock's victim. */
+const DEADLOCK_ATTEMPTS = 5;
 
 const COLUMNS = 'id, date, country, total_cases, new_cases, total_deaths, new_deaths';
 
@@ -197,7 +199,27 @@ export class SeriesRepository {
    */
   async upsertMany(records: RecordValues[]): Promise<{ inserted: number; updated: number }> {
     if (records.length === 0) return { inserted: 0, updated: 0 };
-    const work = this.dataSource.transaction(async (manager) => {
+    return withDeadline(this.retryDeadlocks(() => this.upsertOnce(records)), this.deadlineMs);
+  }
+
+  /**
+   * Concurrent bulk writes over the same keys can deadlock on MySQL (InnoDB's gap locks); the
+   * victim's transaction is rolled back whole, so it is run again, a few times, after a short
+   * random pause. Still a deadlock after that: the error (503).
+   */
+  private async retryDeadlocks<T>(run: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await run();
+      } catch (error) {
+        if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      }
+    }
+  }
+
+  private upsertOnce(records: RecordValues[]): Promise<{ inserted: number; updated: number }> {
+    return this.dataSource.transaction(async (manager) => {
       const keys = new Set<string>();
       let updated = 0;
       for (let start = 0; start < records.length; start += UPSERT_CHUNK) {
@@ -212,7 +234,6 @@ export class SeriesRepository {
       }
       return { inserted: records.length - updated, updated };
     });
-    return withDeadline(work, this.deadlineMs);
   }
 
   private async existingKeys(manager: EntityManager, chunk: RecordValues[]): Promise<Set<string>> {

@@ -75,7 +75,11 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
     async list(@Query() query: ListQueryDto): Promise<string | StreamableFile> {
       const body = await this.series.list(query);
       if (body.kind === 'text') return body.json;
-      return new StreamableFile(Readable.from(body.chunks), { type: JSON_TYPE });
+      // One page (about 650 KB of JSON) read ahead, not Readable.from's default of 16: a client
+      // that stops reading holds that much, and the socket's idle timeout then closes it.
+      return new StreamableFile(Readable.from(body.chunks, { highWaterMark: 1 }), {
+        type: JSON_TYPE,
+      });
     }
 
     @Post('data')

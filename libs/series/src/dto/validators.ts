@@ -41,11 +41,17 @@ export function apiDateProblem(
   return undefined;
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 export function countryNameProblem(value: unknown, property: string): string | undefined {
   if (typeof value !== 'string') return `${property} : doit être une chaîne de caractères`;
   const trimmed = value.trim();
   if (CONTROL_CHARACTERS.test(trimmed)) {
     return `${property} : ne doit pas contenir de caractères de contrôle`;
+  }
+  // JSON may escape half of a character ("\ud800"): it could only be stored altered.
+  if (LONE_SURROGATE.test(trimmed)) {
+    return `${property} : ne doit pas contenir de demi-caractère Unicode isolé`;
   }
   const length = characterLength(trimmed);
   if (length < 1 || length > 100) return `${property} : doit contenir de 1 à 100 caractères`;
