@@ -130,9 +130,16 @@ describe('request logs', () => {
     expect(requestLines().find((l) => l.requestId === down.headers['x-request-id'])).toEqual(
       expect.objectContaining({ level: 'error', status: 503, client: 'alice' }),
     );
+    // The error's own line names the request, to be matched with the client's X-Request-Id.
     expect(lines()).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ level: 'warn', context: 'Errors', msg: expect.any(String) }),
+        expect.objectContaining({
+          level: 'warn',
+          context: 'Errors',
+          msg: expect.stringContaining(
+            `Database unavailable (request ${String(down.headers['x-request-id'])}): `,
+          ),
+        }),
       ]),
     );
 

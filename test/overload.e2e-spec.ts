@@ -4,6 +4,7 @@
  * of distinct client addresses are swept once idle (memory stays bounded). `npm run soak` is the
  * long version against the built server.
  */
+import { CLIENT_TIMEOUTS } from '../apps/api/src/bootstrap';
 import { MemoryThrottlerStorage } from '../apps/api/src/rate-limit/memory-throttler.storage';
 import { MESSAGES } from '@app/common';
 import { THROTTLER_STORAGE } from '../apps/api/src/rate-limit/throttler-storage.module';
@@ -64,6 +65,17 @@ describe('overload', () => {
     // Once Retry-After has passed, the flooding client is served again.
     await sleep(Math.max(...refused.map((r) => Number(r.headers['retry-after']))) * 1000 + 200);
     await t.http.get('/api/covid/public/latest').set(from('203.0.113.1')).expect(200);
+  });
+
+  it('bounds how long a client may hold a connection (headers, whole request, silence)', () => {
+    // Slow senders (slowloris) get 408; a request served with no byte either way for 30 s has
+    // its connection closed, e.g. a client that stopped reading a streamed list (the README's
+    // Reliability section gives the measurement).
+    const server = t.app.getHttpServer();
+    expect([server.headersTimeout, server.requestTimeout, server.timeout]).toEqual([
+      20_000, 60_000, 30_000,
+    ]);
+    expect(CLIENT_TIMEOUTS).toEqual({ headersMs: 20_000, requestMs: 60_000, idleMs: 30_000 });
   });
 
   it('sweeps the counters of distinct client addresses once they are idle', async () => {

@@ -1,6 +1,9 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { CHANGE_CHANNELS, ChangeListener, RedisConnections } from '@app/database';
 
+/** How long start-up waits for the subscription before serving without it. */
+const SUBSCRIBE_START_TIMEOUT_MS = 3000;
+
 /**
  * With `REDIS_URL`, tells the other API instances when this one wrote records of a series, and
  * hears theirs (and the admin command line's imports): each instance then drops its cached
@@ -15,8 +18,18 @@ export class RecordChangeService implements OnModuleInit, OnModuleDestroy {
 
   constructor(private readonly redis: RedisConnections) {}
 
-  onModuleInit(): void {
+  /**
+   * Start-up waits for the subscription a little (as for the rate-limit counters), so that an
+   * instance is subscribed, and healthy, once it serves; it goes on without when Redis is down.
+   */
+  async onModuleInit(): Promise<void> {
     this.listener = this.redis.listen(CHANGE_CHANNELS.records, (series) => this.changed(series));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.listener.subscribed,
+      new Promise((resolve) => (timer = setTimeout(resolve, SUBSCRIBE_START_TIMEOUT_MS))),
+    ]);
+    clearTimeout(timer);
   }
 
   /** Settles once this instance hears announcements (true), or cannot (false; no `REDIS_URL`). */

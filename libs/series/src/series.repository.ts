@@ -199,7 +199,10 @@ export class SeriesRepository {
    */
   async upsertMany(records: RecordValues[]): Promise<{ inserted: number; updated: number }> {
     if (records.length === 0) return { inserted: 0, updated: 0 };
-    return withDeadline(this.retryDeadlocks(() => this.upsertOnce(records)), this.deadlineMs);
+    return withDeadline(
+      this.retryDeadlocks(() => this.upsertOnce(records)),
+      this.deadlineMs,
+    );
   }
 
   /**

@@ -39,35 +39,44 @@ export class AllExceptionsFilter implements ExceptionFilter {
   constructor(private readonly adapterHost: HttpAdapterHost) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const { status, body } = this.describe(exception);
+    const http = host.switchToHttp();
+    // Server-side failures are logged with the request's id (its X-Request-Id header).
+    const { status, body } = this.describe(
+      exception,
+      `request ${http.getRequest<{ id?: string }>().id}`,
+    );
     const { httpAdapter } = this.adapterHost;
-    const response: unknown = host.switchToHttp().getResponse();
+    const response: unknown = http.getResponse();
     httpAdapter.reply(response, body, status);
   }
 
-  private describe(exception: unknown): { status: number; body: ErrorBody } {
+  private describe(exception: unknown, request: string): { status: number; body: ErrorBody } {
     if (exception instanceof ApiError) {
       return { status: exception.getStatus(), body: exception.getResponse() as ErrorBody };
     }
     if (exception instanceof HttpException) {
-      return this.fromStatus(exception.getStatus(), exception);
+      return this.fromStatus(exception.getStatus(), exception, request);
     }
     const error = (exception ?? {}) as ErrorWithStatus;
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
-      return this.fromStatus(error.statusCode, error);
+      return this.fromStatus(error.statusCode, error, request);
     }
     if (isDatabaseUnavailable(exception)) {
-      this.logger.warn(`Database unavailable: ${describeError(error)}`);
+      this.logger.warn(`Database unavailable (${request}): ${describeError(error)}`);
       return {
         status: HttpStatus.SERVICE_UNAVAILABLE,
         body: { error: MESSAGES.databaseUnavailable },
       };
     }
-    this.logger.error(`Unexpected error: ${describeError(error)}`);
+    this.logger.error(`Unexpected error (${request}): ${describeError(error)}`);
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, body: { error: MESSAGES.internal } };
   }
 
-  private fromStatus(status: number, error: ErrorWithStatus): { status: number; body: ErrorBody } {
+  private fromStatus(
+    status: number,
+    error: ErrorWithStatus,
+    request: string,
+  ): { status: number; body: ErrorBody } {
     if (status === 400) {
       // Fastify's parser errors reach here as HttpExceptions (Nest maps them), code or message.
       const empty =
@@ -79,7 +88,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return { status, body: { error: MESSAGES.malformedJson, details: [detail] } };
     }
     if (status >= 500) {
-      this.logger.error(`HTTP ${status}: ${describeError(error)}`);
+      this.logger.error(`HTTP ${status} (${request}): ${describeError(error)}`);
       return { status, body: { error: STATUS_MESSAGES[status] ?? MESSAGES.internal } };
     }
     return { status, body: { error: STATUS_MESSAGES[status] ?? 'Requête refusée.' } };
