@@ -11,18 +11,9 @@ import { logRequests } from './logging/request-log';
 import { echoRequestId, requestId } from './logging/request-id';
 import { enableCors, registerSecurityHeaders } from './security/http-security';
 import { SHUTDOWN_SIGNALS } from './shutdown-deadline';
+import { CLIENT_TIMEOUTS } from './client-timeouts';
 
 export const API_PREFIX = 'api';
-
-/**
- * How long a client may take: to send its request line and headers, its whole request (body
- * included; 5 MB at 85 KB/s), and without any byte going either way while its request is served
- * (a client that stops reading a streamed list). Beyond: 408 for the first two (JSON,
- * `clientErrorHandler`), the connection closed for the third. Node checks the first two every
- * 30 s; the third fires after one to two times its value (measured: 10 s gave 20 s). Idle
- * keep-alive connections keep Fastify's 72 s.
- */
-export const CLIENT_TIMEOUTS = { headersMs: 20_000, requestMs: 60_000, idleMs: 30_000 };
 
 export interface CreateAppOptions {
   /** Where the JSON log lines go (default: standard output). Tests capture them here. */
@@ -43,7 +34,6 @@ export async function createApp(
     return503OnClosing: false,
     genReqId: requestId,
     requestTimeout: CLIENT_TIMEOUTS.requestMs,
-    connectionTimeout: CLIENT_TIMEOUTS.idleMs,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors,
     clientErrorHandler,
