@@ -1,6 +1,7 @@
 import { addDays } from '@app/common';
 import { COVID_SERIES, LIST_PAGE_SIZE, RecordValues, SeriesRepository } from '@app/series';
 import { TestApp, bootTestApp } from './support/test-app';
+import { TEST_DB_TYPE } from './support/test-database';
 
 type Row = { id: number; date: string; country: string };
 
@@ -62,4 +63,30 @@ describe('large lists are streamed page by page', () => {
       expected.filter((r) => r.country === 'Beta' && r.date >= '2001-01-01'),
     );
   });
+
+  (TEST_DB_TYPE === 'mysql' ? it : it.skip)(
+    'answers 60 concurrent full dumps in full on a pool of two, health staying ok (MySQL)',
+    async () => {
+      // Page queries of dumps take their turn (ConcurrencyLimit): every dump still answers in
+      // full, and the health probe still gets a connection. (That the dumps would otherwise take
+      // the pool shows only with the bench's data: README, Reliability.)
+      const small = await bootTestApp({ DB_POOL_SIZE: '2', DB_TIMEOUT_MS: '100' }, {}, t);
+      try {
+        const dumps = Array.from({ length: 60 }, () =>
+          small.http
+            .get('/api/covid/data?limit=100000000')
+            .set(small.auth())
+            .then((res) => res),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const health = await small.http.get('/api/health');
+        const answers = await Promise.all(dumps);
+        expect(health.body).toEqual({ status: 'ok', database: 'up' });
+        expect(answers.map((res) => res.status)).toEqual(Array(60).fill(200));
+        expect(pick(answers[59].body as Row[])).toEqual(expected);
+      } finally {
+        await small.close();
+      }
+    },
+  );
 });

@@ -6,3 +6,4 @@ export * from './series.service';
 export * from './series.types';
 export * from './record-change.module';
 export * from './record-change.service';
+export * from './concurrency-limit';

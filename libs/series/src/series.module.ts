@@ -1,6 +1,8 @@
 import { DynamicModule, Inject, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '@app/config';
+import { DEFAULT_POOL_SIZE } from '@app/database';
+import { ConcurrencyLimit } from './concurrency-limit';
 import { ReadCache } from './read-cache';
 import { RecordChangeModule } from './record-change.module';
 import { RecordChangeService } from './record-change.service';
@@ -9,6 +11,15 @@ import { SeriesService } from './series.service';
 import { SeriesDefinition } from './series.types';
 
 export const seriesServiceToken = (key: SeriesDefinition['key']): string => `SeriesService:${key}`;
+
+/**
+ * Page queries of uncached lists that may run at once, per disease: a quarter of the MySQL pool
+ * (both diseases together: half), at least one. SQLite's driver runs one query at a time anyway.
+ */
+export function listPageQueries(config: AppConfig): number {
+  if (config.db.type !== 'mysql') return 1;
+  return Math.max(1, Math.floor((config.db.poolSize ?? DEFAULT_POOL_SIZE) / 4));
+}
 
 /** Injects the SeriesService of one disease. */
 export const InjectSeries = (key: SeriesDefinition['key']): ParameterDecorator =>
@@ -36,6 +47,7 @@ export class SeriesModule {
               new SeriesRepository(dataSource, definition, 2 * config.db.timeoutMs),
               cache,
               () => changes.announce(definition.key),
+              new ConcurrencyLimit(listPageQueries(config)),
             );
           },
         },

@@ -1,6 +1,7 @@
 import { ApiError, MESSAGES, addDays, countryKey } from '@app/common';
 import { DatabaseDeadlineError, isUniqueViolation } from '@app/database';
 import { DEFAULT_LIST_LIMIT, ListQueryDto, RecordBodyDto } from './dto';
+import { ConcurrencyLimit } from './concurrency-limit';
 import { ReadCache } from './read-cache';
 import { SeriesRepository } from './series.repository';
 import {
@@ -38,6 +39,12 @@ export class SeriesService {
     private readonly cache: ReadCache = new ReadCache(0),
     /** Called after every write, once the cache is dropped (tells the other instances). */
     private readonly written: () => void = () => undefined,
+    /**
+     * Page queries of the lists that are not cached (large lists, streamed dumps): however many
+     * clients pull dumps at once, they never take the whole connection pool, so that other
+     * requests and the health probe still get a connection. Extra pages wait their turn.
+     */
+    private readonly listPages = new ConcurrencyLimit(Infinity),
   ) {}
 
   /** Read through `publicJson`, which caches the answer (as JSON text). */
@@ -151,7 +158,7 @@ export class SeriesService {
       return { kind: 'text', json };
     }
     const size = Math.min(filter.limit, LIST_PAGE_SIZE);
-    const first = await this.repository.page(filter, size);
+    const first = await this.listPages.run(() => this.repository.page(filter, size));
     if (first.length < size || filter.limit <= size) {
       return { kind: 'text', json: JSON.stringify(first) };
     }
@@ -165,7 +172,8 @@ export class SeriesService {
     while (remaining > 0 && page.length > 0) {
       const last = page[page.length - 1];
       const size = Math.min(remaining, LIST_PAGE_SIZE);
-      page = await this.repository.page(filter, size, { date: last.date, id: last.id });
+      const after = { date: last.date, id: last.id };
+      page = await this.listPages.run(() => this.repository.page(filter, size, after));
       if (page.length > 0) yield `,${JSON.stringify(page).slice(1, -1)}`;
       remaining -= page.length;
       if (page.length < size) break;
