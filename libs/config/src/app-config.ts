@@ -1,5 +1,8 @@
 import { ConfigValidationError, validateEnvironment } from './env.validation';
 
+/** A client's name (static tokens and the admin CLI's): 1 to 64 letters, digits, . _ @ -. */
+export const CLIENT_NAME = /^[\w.@-]{1,64}$/;
+
 export type DbType = 'sqlite' | 'mysql';
 
 export interface DatabaseConfig {
@@ -71,7 +74,7 @@ export function parseApiTokens(value: string | undefined): StaticToken[] {
       const token = colon > 0 ? pair.slice(colon + 1).trim() : '';
       if (!client || !token) {
         problems.push(`API_TOKENS: entry ${index + 1} is not "name:token"`);
-      } else if (!/^[\w.@-]{1,64}$/.test(client)) {
+      } else if (!CLIENT_NAME.test(client)) {
         problems.push(
           `API_TOKENS: entry ${index + 1} has an invalid client name (letters, digits, . _ @ -)`,
         );

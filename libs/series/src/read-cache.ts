@@ -5,8 +5,9 @@ interface Entry {
 
 /**
  * Answers of read queries, kept at most `ttlMs` (counted from the start of the query) and dropped
- * at once by `invalidate()`, which every write of this instance calls after it commits. Writes made
- * by another instance (or the admin CLI) show up here within `ttlMs` plus one query time.
+ * at once by `invalidate()`, which every write of this instance calls after it commits, and which
+ * announcements of other instances' writes and CLI imports call too (`REDIS_URL`). Without Redis,
+ * those show up here within `ttlMs` plus one query time.
  * Concurrent misses of one key share a single query; failed queries are not kept. `ttlMs <= 0`
  * turns the cache off.
  */

@@ -30,7 +30,10 @@ export interface ListCursor {
   id: number;
 }
 
-/** All SQL of one disease's table. Plain SQL that both MySQL and SQLite run unchanged. */
+/**
+ * All SQL of one disease's table: plain SQL that MySQL and SQLite share, but for the latest record
+ * per country and the upsert, which each dialect writes its own way.
+ */
 export class SeriesRepository {
   private readonly table: string;
   private readonly records: Repository<SeriesRecordEntity>;
@@ -167,11 +170,6 @@ export class SeriesRepository {
       [...params, size, offset],
     );
     return rows.map(toRecord);
-  }
-
-  async findById(id: number): Promise<SeriesRecord | null> {
-    const [row] = await this.rows(`SELECT ${COLUMNS} FROM ${this.table} WHERE id = ?`, [id]);
-    return row ? toRecord(row) : null;
   }
 
   async insert(values: RecordValues): Promise<number> {

@@ -2,8 +2,7 @@ import { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { Socket } from 'node:net';
 import { MESSAGES } from '@app/common';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
+import { JSON_TYPE } from './json-content-type';
 
 /**
  * Errors that Fastify raises before a request reaches Nest (a malformed percent-encoding in the

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, InjectConfig } from '@app/config';
+import { AppConfig, CLIENT_NAME, InjectConfig } from '@app/config';
 import { generateToken } from '@app/common';
 import { ApiTokenRepository, CHANGE_CHANNELS, TokenSummary, announceChange } from '@app/database';
 import { CliError } from '../cli-error';
 
 /** Client names: the same rule as in `API_TOKENS`. */
-const CLIENT_NAME = /^[\w.@-]{1,64}$/;
 
 export type TokenState = 'valid' | 'expiring' | 'expired' | 'revoked';
 

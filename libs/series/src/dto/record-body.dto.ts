@@ -43,6 +43,3 @@ export class RecordBodyDto {
   @Allow()
   daily_recovered?: unknown;
 }
-
-/** Fields that are accepted for old clients and never stored. */
-export const LEGACY_FIELDS = ['active_cases', 'total_recovered', 'daily_recovered'] as const;
