@@ -2,15 +2,17 @@ import { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import { Socket } from 'node:net';
 import { MESSAGES } from '@app/common';
+import { API_SECURITY_HEADERS } from '../security/http-security';
 import { JSON_TYPE } from './json-content-type';
 
 /**
  * Errors that Fastify raises before a request reaches Nest (a malformed percent-encoding in the
- * path, a path parameter that is too long), shaped like every other error: `{ error }` in JSON.
+ * path, a path parameter that is too long), shaped like every other error: `{ error }` in JSON,
+ * with the security headers and the request id (the hooks that set them have not run).
  */
 export function frameworkErrors(
   error: FastifyError,
-  _request: FastifyRequest,
+  request: FastifyRequest,
   reply: FastifyReply,
 ): void {
   const [status, message] =
@@ -19,7 +21,11 @@ export function frameworkErrors(
       : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
         ? [414, MESSAGES.urlTooLong]
         : [500, MESSAGES.internal];
-  void reply.code(status).type(JSON_TYPE).send({ error: message });
+  void reply
+    .code(status)
+    .headers({ ...API_SECURITY_HEADERS, 'x-request-id': request.id })
+    .type(JSON_TYPE)
+    .send({ error: message });
 }
 
 /**
