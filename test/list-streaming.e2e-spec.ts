@@ -1,4 +1,7 @@
+import { get } from 'node:http';
+import { AddressInfo, Socket } from 'node:net';
 import { addDays } from '@app/common';
+import { CLIENT_TIMEOUTS } from '../apps/api/src/client-timeouts';
 import { COVID_SERIES, LIST_PAGE_SIZE, RecordValues, SeriesRepository } from '@app/series';
 import { TestApp, bootTestApp } from './support/test-app';
 import { TEST_DB_TYPE } from './support/test-database';
@@ -45,6 +48,29 @@ describe('large lists are streamed page by page', () => {
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.headers['transfer-encoding']).toBe('chunked');
     expect(pick(res.body as Row[])).toEqual(expected);
+  });
+
+  it('gives a streamed list a connection that closes once idle, and small answers none', async () => {
+    // A client that stops reading would hold the stream for ever: Node closes the connection
+    // once nothing moved for CLIENT_TIMEOUTS.idleMs (the README gives the measurement). Only
+    // streams get the timer: on every connection it cost the cached routes (bench:compare).
+    const server = t.app.getHttpServer();
+    if (!server.listening) await t.app.listen(0, '127.0.0.1');
+    const { port } = server.address() as AddressInfo;
+    const timeoutOf = (path: string) =>
+      new Promise<number | undefined>((resolve, reject) => {
+        const sockets: Socket[] = [];
+        const track = (socket: Socket) => sockets.push(socket);
+        server.on('connection', track);
+        get({ port, path, headers: t.auth(), agent: false }, (res) => {
+          // The answer has started: its connection's timer is what a paused client meets.
+          server.off('connection', track);
+          resolve(sockets[0]?.timeout);
+          res.destroy();
+        }).on('error', reject);
+      });
+    expect(await timeoutOf('/api/covid/data?limit=100000000')).toBe(CLIENT_TIMEOUTS.idleMs);
+    expect(await timeoutOf('/api/covid/data?limit=10')).toBeFalsy();
   });
 
   it('stops exactly at a limit that falls inside a page, after an offset', async () => {

@@ -10,9 +10,10 @@ export type Probe = 'up' | 'down';
 /**
  * `ok`: everything answers. `degraded`: the database answers but Redis does not, or this instance
  * is not subscribed to the change announcements (the instance serves; its rate limit is counted
- * locally and its cached reads live out `CACHE_TTL_MS` until Redis is back). `unavailable`: the database does
- * not answer (503; the instance recovers by itself when it is back). `stopping`: the instance
- * received SIGTERM and finishes its requests in flight (503: send new requests elsewhere).
+ * locally and its cached reads live out `CACHE_TTL_MS` until Redis is back). `unavailable`: the
+ * database does not answer (503; the instance recovers by itself when it is back). `stopping`:
+ * the instance received SIGTERM and finishes its requests in flight (503: send new requests
+ * elsewhere).
  */
 export interface HealthReport {
   status: 'ok' | 'degraded' | 'unavailable' | 'stopping';

@@ -4,8 +4,6 @@ import { generateToken } from '@app/common';
 import { ApiTokenRepository, CHANGE_CHANNELS, TokenSummary, announceChange } from '@app/database';
 import { CliError } from '../cli-error';
 
-/** Client names: the same rule as in `API_TOKENS`. */
-
 export type TokenState = 'valid' | 'expiring' | 'expired' | 'revoked';
 
 export interface TokenListing extends TokenSummary {
