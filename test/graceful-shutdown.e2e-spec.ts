@@ -1,7 +1,6 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { Socket, connect } from 'node:net';
-import { DataSource } from 'typeorm';
-import { CovidRecordEntity, buildDataSourceOptions, runMigrations } from '@app/database';
+import { CovidRecordEntity, buildDataSourceOptions, openMigratedDataSource } from '@app/database';
 import { ApiProcess, databaseEnv, startApi } from './support/built-api';
 import { TestDatabase, createTestDatabase } from './support/test-database';
 
@@ -51,11 +50,10 @@ function get(path: string, agent: Agent | false = false): Promise<Outcome> {
 }
 
 async function seed(db: TestDatabase): Promise<void> {
-  const dataSource = await new DataSource(
+  const dataSource = await openMigratedDataSource(
     buildDataSourceOptions({ ...db.config, timeoutMs: 5000 }),
-  ).initialize();
+  );
   try {
-    await runMigrations(dataSource);
     const rows = Array.from({ length: RECORDS }, (_, i) => ({
       date: new Date(Date.UTC(2020, 0, 1) + (i % 1000) * 86400000).toISOString().slice(0, 10),
       country: `Country ${Math.floor(i / 1000)}`,

@@ -18,10 +18,17 @@ describe('schema', () => {
     expect(pending.upQueries.map((q) => q.query)).toEqual([]);
   });
 
-  it('widens country_key without losing records, their ids or the id sequence', async () => {
+  /**
+   * Undoes the last migrations down to (not including) `keep`, adds three records and deletes the
+   * third, migrates up again, and checks that the records, their ids and the id sequence are kept.
+   */
+  async function migrateOverRecords(keep: string, check: () => Promise<void> = async () => {}) {
     const { dataSource } = t;
-    await dataSource.undoLastMigration({ transaction: 'all' });
-    expect(dataSource.migrations.map((m) => m.name).pop()).toBe('WidenCountryKey1764200000000');
+    const names = dataSource.migrations.map((m) => m.name);
+    for (let i = names.length - 1; names[i] !== keep; i--) {
+      await dataSource.undoLastMigration({ transaction: 'all' });
+    }
+    await dataSource.query('DELETE FROM covid_data');
     const insert = (date: string) =>
       dataSource.query(
         `INSERT INTO covid_data (date, country, country_key, total_cases, new_cases, total_deaths, new_deaths)
@@ -35,6 +42,7 @@ describe('schema', () => {
       );
     const [first, second, third] = await ids();
     await dataSource.query('DELETE FROM covid_data WHERE id = ?', [third]);
+    await check();
     await dataSource.runMigrations({ transaction: 'all' });
     expect(await dataSource.showMigrations()).toBe(false);
     expect(await ids()).toEqual([first, second]);
@@ -43,7 +51,88 @@ describe('schema', () => {
     expect(await ids()).toEqual([first, second, third + 1]);
     const pending = await dataSource.driver.createSchemaBuilder().log();
     expect(pending.upQueries).toEqual([]);
+  }
+
+  /** The declared type of the records' id column. */
+  async function idType(table = 'covid_data'): Promise<string> {
+    const [row] = await t.dataSource.query<{ type: string }[]>(
+      TEST_DB_TYPE === 'mysql'
+        ? `SELECT DATA_TYPE AS type FROM information_schema.COLUMNS
+           WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND COLUMN_NAME = 'id'`
+        : `SELECT type FROM pragma_table_info(?) WHERE name = 'id'`,
+      [table],
+    );
+    return row.type.toLowerCase();
+  }
+
+  it('widens country_key without losing records, their ids or the id sequence', async () => {
+    await migrateOverRecords('CreateApiTokens1764000000000');
   });
+
+  it('makes record ids 64-bit without losing records, their ids or the id sequence', async () => {
+    // MySQL: INT, then BIGINT; SQLite's INTEGER key is 64-bit from the start.
+    const [before, after] = TEST_DB_TYPE === 'mysql' ? ['int', 'bigint'] : ['integer', 'integer'];
+    await migrateOverRecords('WidenCountryKey1764200000000', async () => {
+      expect(await idType()).toBe(before);
+    });
+    for (const table of ['covid_data', 'mpox_data']) expect(await idType(table)).toBe(after);
+  });
+
+  it.each(['covid', 'mpox'])(
+    'gives %s records ids beyond 2^32 and answers them as JSON numbers',
+    async (key) => {
+      const table = `${key}_data`;
+      const next = 2 ** 32 + 7;
+      if (TEST_DB_TYPE === 'mysql') {
+        await t.dataSource.query(`ALTER TABLE ${table} AUTO_INCREMENT = ${next}`);
+      } else {
+        await t.dataSource.query('DELETE FROM sqlite_sequence WHERE name = ?', [table]);
+        await t.dataSource.query('INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)', [
+          table,
+          next - 1,
+        ]);
+      }
+      const body = (date: string, total_cases = 5) => ({
+        date,
+        country: 'Big Ids',
+        total_cases,
+        new_cases: 1,
+        total_deaths: 0,
+        new_deaths: 0,
+      });
+      const created = await t.http.post(`/api/${key}/data`).set(t.auth()).send(body('2022-01-01'));
+      expect(created.status).toBe(201);
+      expect(created.body).toEqual({
+        success: true,
+        message: 'Données ajoutées avec succès.',
+        id: next,
+      });
+      const bulk = await t.http
+        .post(`/api/${key}/data/bulk`)
+        .set(t.auth())
+        .send([body('2022-01-01', 6), body('2022-01-02')]);
+      expect(bulk.body).toEqual({ success: true, inserted: 1, updated: 1 });
+      const list = await t.http.get(`/api/${key}/data`).query({ country: 'Big Ids' }).set(t.auth());
+      expect(list.status).toBe(200);
+      expect(list.body).toEqual([
+        { id: expect.any(Number) as number, ...body('2022-01-02') },
+        { id: next, ...body('2022-01-01', 6) },
+      ]);
+      expect((list.body as { id: number }[])[0].id).toBeGreaterThan(next);
+      const put = await t.http
+        .put(`/api/${key}/data/${next}`)
+        .set(t.auth())
+        .send(body('2022-01-01', 9));
+      expect(put.status).toBe(200);
+      const stored = await t.http
+        .get(`/api/${key}/data`)
+        .query({ country: 'Big Ids' })
+        .set(t.auth());
+      expect(stored.body).toContainEqual({ id: next, ...body('2022-01-01', 9) });
+      const removed = await t.http.delete(`/api/${key}/data/${next}`).set(t.auth());
+      expect(removed.body).toEqual({ success: true, message: 'Données supprimées avec succès.' });
+    },
+  );
 
   it('has no pending migration', async () => {
     expect(await t.dataSource.showMigrations()).toBe(false);

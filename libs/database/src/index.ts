@@ -1,3 +1,4 @@
+export * from './app-data-source';
 export * from './data-source-options';
 export * from './database-errors';
 export * from './entities';

@@ -7,7 +7,11 @@ import { bigintToNumber } from './bigint.transformer';
  * `date`, so that uniqueness and look-ups ignore case the same way on SQLite and MySQL.
  */
 export abstract class SeriesRecordEntity {
-  @PrimaryGeneratedColumn()
+  /**
+   * BIGINT on MySQL (INTEGER, 64-bit too, on SQLite: see `AppDataSource`). Records are read with
+   * SQL and `toRecord`, which makes every 64-bit column a number.
+   */
+  @PrimaryGeneratedColumn({ type: 'bigint' })
   id: number;
 
   @Column({ type: 'date' })

@@ -1,10 +1,12 @@
 import { CreateSeriesTables1763856000000 } from './1763856000000-create-series-tables';
 import { CreateApiTokens1764000000000 } from './1764000000000-create-api-tokens';
 import { WidenCountryKey1764200000000 } from './1764200000000-widen-country-key';
+import { BigintRecordIds1764300000000 } from './1764300000000-bigint-record-ids';
 
 /** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
 export const MIGRATIONS = [
   CreateSeriesTables1763856000000,
   CreateApiTokens1764000000000,
   WidenCountryKey1764200000000,
+  BigintRecordIds1764300000000,
 ];
