@@ -166,6 +166,23 @@ describe('admin command line: tokens', () => {
     );
   });
 
+  it('issues one first token when several "tokens create" of one client run at once', async () => {
+    const runs = await Promise.all(
+      Array.from({ length: 6 }, () => cli('tokens', 'create', 'race')),
+    );
+    expect(runs.filter((r) => r.code === 0)).toHaveLength(1);
+    for (const refused of runs.filter((r) => r.code !== 0)) {
+      expect(refused).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          'error: client "race" already has a valid token: use "tokens rotate race" to issue another\n',
+      });
+    }
+    const listed = await cli('tokens', 'list');
+    expect(listed.stdout.split('\n').filter((line) => line.startsWith('race '))).toHaveLength(1);
+  });
+
   it('refuses a bad configuration with the variable named', async () => {
     const result = await runCli(['tokens', 'list'], { ...env, DB_TYPE: 'oracle' });
     expect(result.code).toBe(1);

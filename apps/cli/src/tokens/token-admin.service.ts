@@ -21,12 +21,13 @@ export class TokenAdminService {
   /** A first token for a client that has no valid one. */
   async create(client: string): Promise<{ token: string; prefix: string }> {
     checkClient(client);
-    if ((await this.valid(client)).length > 0) {
+    const issued = await this.issue(client, 'first');
+    if (!issued) {
       throw new CliError(
         `client "${client}" already has a valid token: use "tokens rotate ${client}" to issue another`,
       );
     }
-    return this.issue(client);
+    return issued;
   }
 
   /**
@@ -38,15 +39,14 @@ export class TokenAdminService {
     graceMs?: number,
   ): Promise<{ token: string; prefix: string; oldPrefixes: string[]; graceUntil?: number }> {
     checkClient(client);
-    const old = await this.valid(client);
-    if (old.length === 0) {
+    const graceUntil = graceMs === undefined ? undefined : Date.now() + graceMs;
+    const issued = await this.issue(client, 'rotation', graceUntil);
+    if (!issued) {
       throw new CliError(
         `client "${client}" has no valid token to rotate: use "tokens create ${client}"`,
       );
     }
-    const graceUntil = graceMs === undefined ? undefined : Date.now() + graceMs;
-    const issued = await this.issue(client, graceUntil);
-    return { ...issued, oldPrefixes: old.map((t) => t.prefix), graceUntil };
+    return { ...issued, graceUntil };
   }
 
   /** Revokes all of a client's tokens, or those with one prefix; returns how many. */
@@ -71,22 +71,22 @@ export class TokenAdminService {
     return (await this.tokens.list()).map((t) => ({ ...t, state: stateOf(t, now) }));
   }
 
-  private async valid(client: string): Promise<TokenSummary[]> {
-    const now = Date.now();
-    return (await this.tokens.list(client)).filter((t) => {
-      const state = stateOf(t, now);
-      return state === 'valid' || state === 'expiring';
-    });
-  }
-
+  /** Null when the client's tokens forbid it (see `ApiTokenRepository.create`). */
   private async issue(
     client: string,
+    kind: 'first' | 'rotation',
     graceUntil?: number,
-  ): Promise<{ token: string; prefix: string }> {
+  ): Promise<{ token: string; prefix: string; oldPrefixes: string[] } | null> {
     const { token, prefix, hash } = generateToken();
-    await this.tokens.create({ client, hash, prefix }, Date.now(), graceUntil);
+    const oldPrefixes = await this.tokens.create(
+      { client, hash, prefix },
+      Date.now(),
+      kind,
+      graceUntil,
+    );
+    if (oldPrefixes === null) return null;
     await this.announce();
-    return { token, prefix };
+    return { token, prefix, oldPrefixes };
   }
 
   /** Other API instances reload at once when Redis is configured (else within their interval). */

@@ -87,12 +87,27 @@ export class ApiTokenRepository {
   }
 
   /**
-   * Adds a token; with `graceUntil`, the client's other valid tokens expire then (a rotation).
-   * One transaction: the new token and the old tokens' deadline appear together.
+   * Adds a token for a client, unless what the client holds forbids it: a `first` token only when
+   * the client has no valid one, a `rotation` only when it has one. Returns the prefixes of the
+   * client's valid tokens before, or null when refused. With `graceUntil`, those tokens expire
+   * then. One write transaction: the check, the new token and the old tokens' deadline cannot be
+   * interleaved with another command's (two `tokens create` at once issue one token).
    */
-  async create(token: NewToken, now: number, graceUntil?: number): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+  async create(
+    token: NewToken,
+    now: number,
+    kind: 'first' | 'rotation',
+    graceUntil?: number,
+  ): Promise<string[] | null> {
+    return this.writeTransaction(async (manager) => {
       const revision = await this.nextRevision(manager);
+      const valid = await manager.query<Row[]>(
+        `SELECT prefix FROM api_tokens
+         WHERE client = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)
+         ORDER BY created_at, id${this.mysql ? ' FOR UPDATE' : ''}`,
+        [token.client, now],
+      );
+      if ((kind === 'first') !== (valid.length === 0)) return null;
       if (graceUntil !== undefined) {
         await manager.query(
           `UPDATE api_tokens SET expires_at = ?, revision = ?
@@ -105,12 +120,13 @@ export class ApiTokenRepository {
          VALUES (?, ?, ?, ?, ?)`,
         [token.client, token.hash, token.prefix, now, revision],
       );
+      return valid.map((row) => String(row.prefix));
     });
   }
 
   /** Revokes a client's tokens (those starting with `prefix` only, when given); returns how many. */
   async revoke(client: string, now: number, prefix?: string): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.writeTransaction(async (manager) => {
       const revision = await this.nextRevision(manager);
       const conditions = ['client = ?', 'revoked_at IS NULL'];
       const params: unknown[] = [now, revision, client];
@@ -138,6 +154,32 @@ export class ApiTokenRepository {
         );
       }
     });
+  }
+
+  /**
+   * A transaction that writes. On MySQL the first statement, `nextRevision`, locks the end of the
+   * revision index, so token writers take turns. SQLite's default transaction starts as a reader
+   * and fails at its first write if another process wrote meanwhile: `BEGIN IMMEDIATE` takes the
+   * write lock first (waiting up to `DB_TIMEOUT_MS` for it). It goes around TypeORM's transaction
+   * bookkeeping on the process's one SQLite connection: only the admin command line writes
+   * tokens, one command per process, never beside another transaction.
+   */
+  private async writeTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    if (this.mysql) return this.dataSource.transaction(work);
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.query('BEGIN IMMEDIATE');
+      try {
+        const result = await work(runner.manager);
+        await runner.query('COMMIT');
+        return result;
+      } catch (error) {
+        await runner.query('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      await runner.release();
+    }
   }
 
   /** One more than the largest revision; on MySQL the read locks the index end until commit. */
