@@ -60,4 +60,39 @@ describe('the production start command', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('logs an unreachable database at start-up as JSON lines, without stack traces', async () => {
+    // Nothing listens on port 1: the MySQL connection is refused at once, and TypeORM retries.
+    const child = spawn(process.execPath, [join(ROOT, API_MAIN)], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, PORT: String(PORT), DB_TYPE: 'mysql', DB_PORT: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    try {
+      for (let i = 0; i < 100 && !stdout.includes('Retrying (1)'); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    const lines = stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        context: 'TypeOrmModule',
+        msg: 'Unable to connect to the database. Retrying (1)...',
+      }),
+    );
+    expect(stdout).not.toMatch(/\n\s+at /);
+    expect(stderr).toBe('');
+  });
 });

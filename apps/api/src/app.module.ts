@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
-import { DestinationStream } from 'pino';
+import { Logger } from 'pino';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { AuthModule } from './auth/auth.module';
@@ -15,12 +15,13 @@ import { StatsModule } from './stats/stats.module';
 /** Wires configuration, logs, database, auth and rate limiting, and the feature modules. */
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, logDestination?: DestinationStream): DynamicModule {
+  /** `logger`: the process's pino logger (see `createAppLogger`). */
+  static forRoot(config: AppConfig, logger: Logger): DynamicModule {
     return {
       module: AppModule,
       imports: [
         AppConfigModule.forRoot(config),
-        LoggingModule.forRoot(config.logLevel, logDestination),
+        LoggingModule.forRoot(logger),
         DatabaseModule.forRoot(config.db),
         AuthModule,
         CovidModule,

@@ -6,7 +6,7 @@ import { AppModule } from './app.module';
 import { clientErrorHandler, frameworkErrors } from './common/framework-errors';
 import { setupApiDocs } from './docs/api-docs';
 import { closeConnectionsWhenStopping } from './health/connection-close.hook';
-import { PinoNestLogger } from './logging/app-logger';
+import { PinoNestLogger, createAppLogger } from './logging/app-logger';
 import { logRequests } from './logging/request-log';
 import { echoRequestId, requestId } from './logging/request-id';
 import { enableCors, registerSecurityHeaders } from './security/http-security';
@@ -38,12 +38,14 @@ export async function createApp(
     frameworkErrors,
     clientErrorHandler,
   });
+  const logger = createAppLogger(config.logLevel, options.logDestination);
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot(config, options.logDestination),
+    AppModule.forRoot(config, logger),
     adapter,
     {
-      // Start-up lines wait for pino, which then replaces Nest's logger for good.
-      bufferLogs: true,
+      // pino from the first line: the start-up, and its failure (database unreachable: TypeORM's
+      // retries, then Nest's exit 1), log JSON lines filtered by LOG_LEVEL, without stack traces.
+      logger: new PinoNestLogger(logger),
       // Fastify's own JSON parser only: other content types (forms) answer 415.
       bodyParser: false,
     },
@@ -51,8 +53,6 @@ export async function createApp(
   app.getHttpServer().headersTimeout = CLIENT_TIMEOUTS.headersMs;
   // JSON bodies only: text/plain answers 415 like every other media type.
   app.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');
-  app.useLogger(app.get(PinoNestLogger));
-  app.flushLogs();
   app.setGlobalPrefix(API_PREFIX);
   echoRequestId(app);
   logRequests(app);

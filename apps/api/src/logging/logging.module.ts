@@ -1,18 +1,17 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { DestinationStream } from 'pino';
-import { PinoNestLogger, createAppLogger } from './app-logger';
+import { Logger } from 'pino';
+import { PinoNestLogger } from './app-logger';
 
 export const APP_LOGGER = Symbol('APP_LOGGER');
 
 /**
- * Structured JSON logs with pino: Nest's own logger is replaced (see bootstrap) and every request
- * gets one line (request-log.ts). `destination` (tests) replaces standard output.
+ * Structured JSON logs with pino: Nest's own logger is replaced from the start (see bootstrap) and
+ * every request gets one line (request-log.ts).
  */
 @Global()
 @Module({})
 export class LoggingModule {
-  static forRoot(level: string, destination?: DestinationStream): DynamicModule {
-    const logger = createAppLogger(level, destination);
+  static forRoot(logger: Logger): DynamicModule {
     return {
       module: LoggingModule,
       providers: [

@@ -93,7 +93,15 @@ export function enableCors(app: NestFastifyApplication, config: AppConfig): void
     origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Authorization', 'Content-Type', REQUEST_ID_HEADER],
-    exposedHeaders: [REQUEST_ID_HEADER, 'Retry-After', 'WWW-Authenticate'],
+    // Browser clients may read what paces them (the rate limit) and what names a request.
+    exposedHeaders: [
+      REQUEST_ID_HEADER,
+      'Retry-After',
+      'WWW-Authenticate',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+    ],
     maxAge: 600,
   });
 }
