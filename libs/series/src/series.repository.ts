@@ -30,6 +30,11 @@ export interface ListCursor {
   id: number;
 }
 
+export interface PageOptions {
+  first?: SeriesRecord[];
+  run?: (query: () => Promise<SeriesRecord[]>) => Promise<SeriesRecord[]>;
+}
+
 /**
  * All SQL of one disease's table: plain SQL that MySQL and SQLite share, but for the latest record
  * per country and the upsert, which each dialect writes its own way.
@@ -170,6 +175,32 @@ export class SeriesRepository {
       [...params, size, offset],
     );
     return rows.map(toRecord);
+  }
+
+  /**
+   * The list, `filter.limit` records at most, as pages of `size` records read one after the
+   * other by keyset (`page` with the previous page's last record as cursor). The first page is
+   * always given, even empty; `first`, when the caller has already read it; `run` runs each query
+   * (the API makes them take turns).
+   */
+  async *pages(
+    filter: ListFilter,
+    size: number,
+    { first, run = (query) => query() }: PageOptions = {},
+  ): AsyncGenerator<SeriesRecord[]> {
+    let wanted = Math.min(filter.limit, size);
+    let page = first ?? (await run(() => this.page(filter, wanted)));
+    let remaining = filter.limit;
+    for (;;) {
+      yield page;
+      remaining -= page.length;
+      if (remaining <= 0 || page.length < wanted) return;
+      const last = page[page.length - 1];
+      const cursor = { date: last.date, id: last.id };
+      wanted = Math.min(remaining, size);
+      page = await run(() => this.page(filter, wanted, cursor));
+      if (page.length === 0) return;
+    }
   }
 
   async insert(values: RecordValues): Promise<number> {

@@ -166,17 +166,14 @@ export class SeriesService {
   }
 
   private async *pages(filter: ListFilter, first: SeriesRecord[]): AsyncGenerator<string> {
-    let page = first;
-    let remaining = filter.limit - page.length;
-    yield `[${JSON.stringify(page).slice(1, -1)}`;
-    while (remaining > 0 && page.length > 0) {
-      const last = page[page.length - 1];
-      const size = Math.min(remaining, LIST_PAGE_SIZE);
-      const after = { date: last.date, id: last.id };
-      page = await this.listPages.run(() => this.repository.page(filter, size, after));
-      if (page.length > 0) yield `,${JSON.stringify(page).slice(1, -1)}`;
-      remaining -= page.length;
-      if (page.length < size) break;
+    const pages = this.repository.pages(filter, LIST_PAGE_SIZE, {
+      first,
+      run: (query) => this.listPages.run(query),
+    });
+    let separator = '[';
+    for await (const page of pages) {
+      yield `${separator}${JSON.stringify(page).slice(1, -1)}`;
+      separator = ',';
     }
     yield ']';
   }

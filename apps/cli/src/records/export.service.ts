@@ -2,13 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { once } from 'node:events';
 import { DataSource } from 'typeorm';
 import { countryKey } from '@app/common';
-import {
-  ListCursor,
-  ListFilter,
-  SeriesDefinition,
-  SeriesRepository,
-  SeriesRecord,
-} from '@app/series';
+import { ListFilter, SeriesDefinition, SeriesRepository, SeriesRecord } from '@app/series';
 import { CliError } from '../cli-error';
 import { TRIMMED_COLUMNS, csvField } from './csv-format';
 
@@ -33,11 +27,11 @@ export class ExportService {
       limit: Number.MAX_SAFE_INTEGER,
       offset: 0,
     };
-    let cursor: ListCursor | undefined;
     let count = 0;
-    for (;;) {
-      const page = await repository.page(filter, PAGE, cursor);
-      if (cursor === undefined) {
+    let started = false;
+    for await (const page of repository.pages(filter, PAGE)) {
+      if (!started) {
+        started = true;
         if (page.length === 0 && country !== undefined) {
           throw new CliError(`no ${series.key} records for country "${country}"`);
         }
@@ -45,10 +39,8 @@ export class ExportService {
       }
       if (page.length > 0) await write(out, page.map(csvLine).join(''));
       count += page.length;
-      if (page.length < PAGE) return count;
-      const last = page[page.length - 1];
-      cursor = { date: last.date, id: last.id };
     }
+    return count;
   }
 }
 
