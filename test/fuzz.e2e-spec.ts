@@ -535,6 +535,8 @@ describe('fuzzing every route', () => {
       `POST /api/covid/data HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKENS.alice}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
       `POST /api/covid/data HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKENS.alice}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
       `GET /api/covid/public/latest HTTP/1.1\r\n${'X-Long: '.padEnd(20_000, 'a')}\r\n\r\n`,
+      `GET /api/covid/public/latest HTTP/1.1\r\n\r\n`,
+      `POST /api/covid/data HTTP/1.1\r\nAuthorization: Bearer ${TOKENS.alice}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
     ];
     const server = t.app.getHttpServer();
     if (!server.listening)
@@ -550,10 +552,18 @@ describe('fuzzing every route', () => {
         request: request.slice(0, 80),
         status: true,
       });
-      expect(head).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+      expect(head).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/i);
+      expect(head).toMatch(/\r\nX-Content-Type-Options: nosniff\r\n/i);
+      expect(head).toMatch(
+        /\r\nContent-Security-Policy: default-src 'none'; frame-ancestors 'none'\r\n/i,
+      );
+      expect(head).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/i);
       expect(JSON.parse(text)).toEqual({ error: expect.any(String) as string });
     }
     expect(await snapshot(t.dataSource)).toBe(baseline);
+    // HTTP/1.0 needs no Host.
+    const old = await rawExchange(port, 'GET /api/covid/public/latest HTTP/1.0\r\n\r\n');
+    expect(old).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
   });
 });
 

@@ -3,7 +3,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DestinationStream } from 'pino';
 import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
-import { clientErrorHandler, frameworkErrors } from './common/framework-errors';
+import { clientErrorHandler, frameworkErrors, requireHostHeader } from './common/framework-errors';
 import { setupApiDocs } from './docs/api-docs';
 import { closeConnectionsWhenStopping } from './health/connection-close.hook';
 import { PinoNestLogger, createAppLogger } from './logging/app-logger';
@@ -37,6 +37,8 @@ export async function createApp(
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     frameworkErrors,
     clientErrorHandler,
+    // A request without Host gets the API's JSON 400 (requireHostHeader below), not Node's empty one.
+    http: { requireHostHeader: false },
   });
   const logger = createAppLogger(config.logLevel, options.logDestination);
   const app = await NestFactory.create<NestFastifyApplication>(
@@ -58,6 +60,7 @@ export async function createApp(
   logRequests(app);
   closeConnectionsWhenStopping(app);
   registerSecurityHeaders(app);
+  requireHostHeader(app);
   enableCors(app, config);
   setupApiDocs(app);
   // SIGTERM/SIGINT: stop accepting, finish requests in flight, close the pools, exit 0.
