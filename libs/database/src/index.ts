@@ -11,3 +11,4 @@ export * from './redis';
 export * from './discard-stuck-connections';
 export * from './database-logger';
 export * from './database-deadline';
+export * from './write-transaction';

@@ -1,5 +1,5 @@
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { SeriesRecordEntity, isDeadlock, withDeadline } from '@app/database';
+import { SeriesRecordEntity, isDeadlock, withDeadline, writeTransaction } from '@app/database';
 import { ListFilter, RecordValues, SeriesDefinition, SeriesRecord } from './series.types';
 import { countryKey } from '@app/common';
 
@@ -251,7 +251,7 @@ export class SeriesRepository {
   }
 
   private upsertOnce(records: RecordValues[]): Promise<{ inserted: number; updated: number }> {
-    return this.dataSource.transaction(async (manager) => {
+    return writeTransaction(this.dataSource, async (manager) => {
       const keys = new Set<string>();
       let updated = 0;
       for (let start = 0; start < records.length; start += UPSERT_CHUNK) {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { writeTransaction } from '../write-transaction';
 
 /** A token that may currently be accepted (what API instances keep in memory). */
 export interface ActiveToken {
@@ -99,7 +100,7 @@ export class ApiTokenRepository {
     kind: 'first' | 'rotation',
     graceUntil?: number,
   ): Promise<string[] | null> {
-    return this.writeTransaction(async (manager) => {
+    return writeTransaction(this.dataSource, async (manager) => {
       const revision = await this.nextRevision(manager);
       const valid = await manager.query<Row[]>(
         `SELECT prefix FROM api_tokens
@@ -126,7 +127,7 @@ export class ApiTokenRepository {
 
   /** Revokes a client's tokens (those starting with `prefix` only, when given); returns how many. */
   async revoke(client: string, now: number, prefix?: string): Promise<number> {
-    return this.writeTransaction(async (manager) => {
+    return writeTransaction(this.dataSource, async (manager) => {
       const revision = await this.nextRevision(manager);
       const conditions = ['client = ?', 'revoked_at IS NULL'];
       const params: unknown[] = [now, revision, client];
@@ -146,7 +147,7 @@ export class ApiTokenRepository {
   /** Records when tokens were last used (a batch; never lowers a value, never bumps `revision`). */
   async recordUsage(usage: Map<number, number>): Promise<void> {
     if (usage.size === 0) return;
-    await this.dataSource.transaction(async (manager) => {
+    await writeTransaction(this.dataSource, async (manager) => {
       for (const [id, at] of usage) {
         await manager.query(
           'UPDATE api_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
@@ -154,32 +155,6 @@ export class ApiTokenRepository {
         );
       }
     });
-  }
-
-  /**
-   * A transaction that writes. On MySQL the first statement, `nextRevision`, locks the end of the
-   * revision index, so token writers take turns. SQLite's default transaction starts as a reader
-   * and fails at its first write if another process wrote meanwhile: `BEGIN IMMEDIATE` takes the
-   * write lock first (waiting up to `DB_TIMEOUT_MS` for it). It goes around TypeORM's transaction
-   * bookkeeping on the process's one SQLite connection: only the admin command line writes
-   * tokens, one command per process, never beside another transaction.
-   */
-  private async writeTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    if (this.mysql) return this.dataSource.transaction(work);
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      await runner.query('BEGIN IMMEDIATE');
-      try {
-        const result = await work(runner.manager);
-        await runner.query('COMMIT');
-        return result;
-      } catch (error) {
-        await runner.query('ROLLBACK');
-        throw error;
-      }
-    } finally {
-      await runner.release();
-    }
   }
 
   /** One more than the largest revision; on MySQL the read locks the index end until commit. */
