@@ -187,7 +187,7 @@ describe('admin command line: import and export', () => {
       [
         ['export', 'covid', '--country', ' '],
         2,
-        'error: --country : doit contenir de 1 à 100 caractères',
+        'error: invalid --country " ": 1 to 100 characters once trimmed, no control characters',
       ],
       [['export', 'mpox', '--country', 'Narnia'], 1, 'error: no mpox records for country "Narnia"'],
     ];

@@ -42,17 +42,21 @@ export function dataCommands(): Command[] {
     .argument('<file>', 'a .csv or .csv.gz file')
     .action((dataset: string, file: string) => {
       const definition = series(dataset);
-      return withService(ImportService, async (importer) => {
-        const started = process.hrtime.bigint();
-        const summary = await importer.run(definition, file, createProgress());
-        printSummary(summary, Number(process.hrtime.bigint() - started) / 1e9);
-        if (summary.failure) throw new CliError(summary.failure);
-        if (summary.skipped.invalid > 0) {
-          throw new CliError(
-            `${summary.skipped.invalid} invalid row(s) were not imported (see their line numbers above); every other row was`,
-          );
-        }
-      });
+      return withService(
+        ImportService,
+        async (importer) => {
+          const started = process.hrtime.bigint();
+          const summary = await importer.run(definition, file, createProgress());
+          printSummary(summary, Number(process.hrtime.bigint() - started) / 1e9);
+          if (summary.failure) throw new CliError(summary.failure);
+          if (summary.skipped.invalid > 0) {
+            throw new CliError(
+              `${summary.skipped.invalid} invalid row(s) were not imported (see their line numbers above); every other row was`,
+            );
+          }
+        },
+        'create',
+      );
     });
 
   const exportCommand = new Command('export')
@@ -61,9 +65,10 @@ export function dataCommands(): Command[] {
     .option('--country <name>', 'only this country (matched ignoring case)')
     .action((dataset: string, options: { country?: string }) => {
       const definition = series(dataset);
-      if (options.country !== undefined) {
-        const problem = countryNameProblem(options.country, '--country');
-        if (problem) throw CliError.usage(problem);
+      if (options.country !== undefined && countryNameProblem(options.country, 'country')) {
+        throw CliError.usage(
+          `invalid --country ${JSON.stringify(options.country)}: 1 to 100 characters once trimmed, no control characters`,
+        );
       }
       return withService(ExportService, async (exporter) => {
         await exporter.run(definition, process.stdout, options.country);

@@ -38,13 +38,17 @@ export function tokensCommand(): Command {
     .argument('<client>', 'client name (letters, digits, . _ @ -)')
     .action((client: string) => {
       checkClient(client);
-      return withService(TokenAdminService, async (admin) => {
-        const { token, prefix } = await admin.create(client);
-        err(
-          `Token issued for "${client}" (prefix ${prefix}). Store it now: it is never shown again.`,
-        );
-        out(token);
-      });
+      return withService(
+        TokenAdminService,
+        async (admin) => {
+          const { token, prefix } = await admin.create(client);
+          err(
+            `Token issued for "${client}" (prefix ${prefix}). Store it now: it is never shown again.`,
+          );
+          out(token);
+        },
+        'create',
+      );
     });
 
   tokens
