@@ -166,6 +166,24 @@ describe('admin command line: tokens', () => {
     );
   });
 
+  it('matches client names ignoring case, on both databases', async () => {
+    const token = tokenOf(await cli('tokens', 'create', 'Acme'));
+    const again = await cli('tokens', 'create', 'ACME');
+    expect(again).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'error: client "ACME" already has a valid token: use "tokens rotate ACME" to issue another\n',
+    });
+    expect(await cli('tokens', 'revoke', 'acme')).toEqual({
+      code: 0,
+      stdout: 'Revoked 1 token(s) of "acme".\n',
+      stderr: '',
+    });
+    await tokens.refresh();
+    expect((await get(token)).status).toBe(401);
+  });
+
   it('issues one first token when several "tokens create" of one client run at once', async () => {
     const runs = await Promise.all(
       Array.from({ length: 6 }, () => cli('tokens', 'create', 'race')),

@@ -47,6 +47,15 @@ export class ApiTokenRepository {
     return this.dataSource.options.type === 'mysql';
   }
 
+  /**
+   * Client names match ignoring case, as countries do: "Acme" and "ACME" are one client. MySQL's
+   * column collation (utf8mb4_unicode_ci) already does; SQLite compares bytes unless told (names
+   * are ASCII, which NOCASE folds exactly).
+   */
+  private get sameClient(): string {
+    return this.mysql ? 'client = ?' : 'client = ? COLLATE NOCASE';
+  }
+
   /** The largest revision: changes whenever a token is created, rotated or revoked. */
   async currentRevision(): Promise<number> {
     const [row] = await this.dataSource.query<Row[]>(
@@ -70,11 +79,10 @@ export class ApiTokenRepository {
     }));
   }
 
-  async list(client?: string): Promise<TokenSummary[]> {
+  async list(): Promise<TokenSummary[]> {
     const rows = await this.dataSource.query<Row[]>(
       `SELECT id, client, prefix, created_at, last_used_at, revoked_at, expires_at FROM api_tokens
-       ${client === undefined ? '' : 'WHERE client = ?'} ORDER BY client, created_at, id`,
-      client === undefined ? [] : [client],
+       ORDER BY client, created_at, id`,
     );
     return rows.map((row) => ({
       id: Number(row.id),
@@ -104,7 +112,7 @@ export class ApiTokenRepository {
       const revision = await this.nextRevision(manager);
       const valid = await manager.query<Row[]>(
         `SELECT prefix FROM api_tokens
-         WHERE client = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)
+         WHERE ${this.sameClient} AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)
          ORDER BY created_at, id${this.mysql ? ' FOR UPDATE' : ''}`,
         [token.client, now],
       );
@@ -112,7 +120,7 @@ export class ApiTokenRepository {
       if (graceUntil !== undefined) {
         await manager.query(
           `UPDATE api_tokens SET expires_at = ?, revision = ?
-           WHERE client = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
+           WHERE ${this.sameClient} AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
           [graceUntil, revision, token.client, graceUntil],
         );
       }
@@ -129,7 +137,7 @@ export class ApiTokenRepository {
   async revoke(client: string, now: number, prefix?: string): Promise<number> {
     return writeTransaction(this.dataSource, async (manager) => {
       const revision = await this.nextRevision(manager);
-      const conditions = ['client = ?', 'revoked_at IS NULL'];
+      const conditions = [this.sameClient, 'revoked_at IS NULL'];
       const params: unknown[] = [now, revision, client];
       if (prefix !== undefined) {
         conditions.push('prefix = ?');
