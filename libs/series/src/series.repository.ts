@@ -30,9 +30,13 @@ export interface ListCursor {
   id: number;
 }
 
+/** By `date` then `id`: `desc`, newest first (the API's lists), or `asc` (the CLI's export). */
+export type ListOrder = 'asc' | 'desc';
+
 export interface PageOptions {
   first?: SeriesRecord[];
   run?: (query: () => Promise<SeriesRecord[]>) => Promise<SeriesRecord[]>;
+  order?: ListOrder;
 }
 
 /**
@@ -146,10 +150,16 @@ export class SeriesRepository {
   }
 
   /**
-   * One page of the list, `date` descending then `id` descending. After the first page the next
-   * one starts below `cursor` (keyset pagination), so a dump of any size costs one index range scan.
+   * One page of the list, by `date` then `id`, descending (the API's order) or ascending (the
+   * export's). After the first page the next one starts past `cursor` (keyset pagination), so a
+   * dump of any size costs one index range scan.
    */
-  async page(filter: ListFilter, size: number, cursor?: ListCursor): Promise<SeriesRecord[]> {
+  async page(
+    filter: ListFilter,
+    size: number,
+    cursor?: ListCursor,
+    order: ListOrder = 'desc',
+  ): Promise<SeriesRecord[]> {
     const conditions: string[] = [];
     const params: unknown[] = [];
     if (filter.countryKey !== undefined) {
@@ -165,13 +175,15 @@ export class SeriesRepository {
       params.push(filter.to);
     }
     if (cursor) {
-      conditions.push('date <= ?', '(date < ? OR id < ?)');
+      const [past, beyond] = order === 'desc' ? ['<=', '<'] : ['>=', '>'];
+      conditions.push(`date ${past} ?`, `(date ${beyond} ? OR id ${beyond} ?)`);
       params.push(cursor.date, cursor.date, cursor.id);
     }
     const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
     const offset = cursor ? 0 : filter.offset;
+    const direction = order === 'desc' ? 'DESC' : 'ASC';
     const rows = await this.rows(
-      `SELECT ${COLUMNS} FROM ${this.table} ${where} ORDER BY date DESC, id DESC LIMIT ? OFFSET ?`,
+      `SELECT ${COLUMNS} FROM ${this.table} ${where} ORDER BY date ${direction}, id ${direction} LIMIT ? OFFSET ?`,
       [...params, size, offset],
     );
     return rows.map(toRecord);
@@ -181,15 +193,15 @@ export class SeriesRepository {
    * The list, `filter.limit` records at most, as pages of `size` records read one after the
    * other by keyset (`page` with the previous page's last record as cursor). The first page is
    * always given, even empty; `first`, when the caller has already read it; `run` runs each query
-   * (the API makes them take turns).
+   * (the API makes them take turns); `order` as for `page`.
    */
   async *pages(
     filter: ListFilter,
     size: number,
-    { first, run = (query) => query() }: PageOptions = {},
+    { first, run = (query) => query(), order = 'desc' }: PageOptions = {},
   ): AsyncGenerator<SeriesRecord[]> {
     let wanted = Math.min(filter.limit, size);
-    let page = first ?? (await run(() => this.page(filter, wanted)));
+    let page = first ?? (await run(() => this.page(filter, wanted, undefined, order)));
     let remaining = filter.limit;
     for (;;) {
       yield page;
@@ -198,7 +210,7 @@ export class SeriesRepository {
       const last = page[page.length - 1];
       const cursor = { date: last.date, id: last.id };
       wanted = Math.min(remaining, size);
-      page = await run(() => this.page(filter, wanted, cursor));
+      page = await run(() => this.page(filter, wanted, cursor, order));
       if (page.length === 0) return;
     }
   }

@@ -10,7 +10,9 @@ const PAGE = 5000;
 
 /**
  * Writes one disease's records as CSV in the trimmed format that `import` reads back
- * (`date,country,total_cases,new_cases,total_deaths,new_deaths`), newest first, page by page.
+ * (`date,country,total_cases,new_cases,total_deaths,new_deaths`), page by page, oldest first (by
+ * date, then id): an import gives the records new ids in the order of the file, so records of the
+ * same date keep their order, which the API's lists use (`date` then `id`, descending).
  */
 @Injectable()
 export class ExportService {
@@ -29,7 +31,7 @@ export class ExportService {
     };
     let count = 0;
     let started = false;
-    for await (const page of repository.pages(filter, PAGE)) {
+    for await (const page of repository.pages(filter, PAGE, { order: 'asc' })) {
       if (!started) {
         started = true;
         if (page.length === 0 && country !== undefined) {
