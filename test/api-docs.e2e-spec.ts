@@ -1,4 +1,5 @@
 import { MESSAGES } from '@app/common';
+import { MAX_BULK_RECORDS } from '@app/series';
 import { AppRoute, appRoutes } from './support/app-routes';
 import { TestApp, bootTestApp } from './support/test-app';
 
@@ -20,8 +21,26 @@ interface Operation {
 interface OpenApi {
   openapi: string;
   info: { title: string };
+  servers: Array<{ url: string }>;
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+  components: {
+    securitySchemes: Record<string, unknown>;
+    schemas: Record<string, Schema>;
+    headers: Record<string, unknown>;
+  };
+}
+interface Schema {
+  type?: string;
+  $ref?: string;
+  oneOf?: unknown[];
+  allOf?: unknown[];
+  items?: Schema;
+  nullable?: boolean;
+  maximum?: number;
+  format?: string;
+  example?: unknown;
+  properties?: Record<string, Schema>;
+  additionalProperties?: boolean;
 }
 
 describe('OpenAPI document (/api/docs-json)', () => {
@@ -81,7 +100,7 @@ describe('OpenAPI document (/api/docs-json)', () => {
       if (route.isPublic) {
         expect({ route, security: op.security, has401: '401' in op.responses }).toEqual({
           route,
-          security: undefined,
+          security: [],
           has401: false,
         });
       } else {
@@ -134,7 +153,9 @@ describe('OpenAPI document (/api/docs-json)', () => {
       if (route.method === 'post' || route.method === 'put') {
         const record = { $ref: '#/components/schemas/RecordBodyDto' };
         expect(op.requestBody?.content['application/json'].schema).toEqual(
-          route.path.endsWith('/bulk') ? { type: 'array', items: record } : record,
+          route.path.endsWith('/bulk')
+            ? { type: 'array', items: record, maxItems: MAX_BULK_RECORDS }
+            : record,
         );
         expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '413', '415']));
       } else {
@@ -153,6 +174,64 @@ describe('OpenAPI document (/api/docs-json)', () => {
     expect(stats.parameters).toEqual([
       expect.objectContaining({ name: 'country', in: 'query', required: true }),
     ]);
+  });
+
+  it('declares the response headers: X-Request-Id everywhere, X-RateLimit-* on counted answers', () => {
+    expect(Object.keys(doc.components.headers).sort()).toEqual([
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'X-Request-Id',
+    ]);
+    for (const route of routes) {
+      for (const [status, response] of Object.entries(operation(route).responses)) {
+        const counted = route.path !== '/api/health' && status.startsWith('2');
+        expect({ route, status, headers: Object.keys(response.headers ?? {}) }).toEqual({
+          route,
+          status,
+          headers: expect.arrayContaining(
+            counted
+              ? ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']
+              : ['X-Request-Id'],
+          ) as string[],
+        });
+      }
+    }
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+  });
+
+  it('gives every scalar a type a generated client can use', () => {
+    // No property typed as an object without properties (TypeScript `number | null` and
+    // `unknown` come out that way unless the decorator says otherwise).
+    for (const [name, schema] of Object.entries(doc.components.schemas)) {
+      for (const [property, value] of Object.entries(schema.properties ?? {})) {
+        const typed = value.$ref ?? value.oneOf ?? value.allOf ?? value.type;
+        expect({ name, property, typed, object: value.type === 'object' }).toEqual({
+          name,
+          property,
+          typed: expect.anything(),
+          object: false,
+        });
+      }
+    }
+    const { schemas } = doc.components;
+    expect(schemas.CountryStatsResponse.properties?.case_fatality_rate).toMatchObject({
+      type: 'number',
+      nullable: true,
+    });
+    expect(schemas.RecordBodyDto.additionalProperties).toBe(false);
+    expect(schemas.RecordBodyDto.properties?.total_recovered).toMatchObject({
+      oneOf: [{ type: 'number' }, { type: 'string' }, { type: 'boolean' }],
+      nullable: true,
+    });
+    expect(schemas.CreatedAck.properties?.message.example).toBe(MESSAGES.created);
+    const list = operation({ method: 'get', path: '/api/covid/data', isPublic: false });
+    for (const name of ['limit', 'offset']) {
+      expect(list.parameters?.find((p) => p.name === name)?.schema).toMatchObject({
+        type: 'integer',
+        maximum: Number.MAX_SAFE_INTEGER,
+      });
+    }
   });
 
   it('is public and not rate-limited, like the UI', async () => {

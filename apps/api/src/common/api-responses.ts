@@ -18,8 +18,14 @@ export class WriteAck {
   message: string;
 }
 
-export class CreatedAck extends WriteAck {
-  @ApiProperty({ example: 1234, type: 'integer' })
+export class CreatedAck {
+  @ApiProperty({ example: true })
+  success: boolean;
+
+  @ApiProperty({ example: MESSAGES.created })
+  message: string;
+
+  @ApiProperty({ example: 225172, type: 'integer' })
   id: number;
 }
 

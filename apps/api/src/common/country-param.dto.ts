@@ -4,6 +4,8 @@ import { IsCountryName } from '@app/series';
 export class CountryParamDto {
   @ApiProperty({
     example: 'France',
+    minLength: 1,
+    maxLength: 100,
     description: 'URL-encoded; matched after trimming, ignoring case',
   })
   @IsCountryName()

@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsIntegerFrom, toInteger } from '@app/series';
 
 export class IdParamDto {
-  @ApiProperty({ example: 42, minimum: 1, type: 'integer' })
+  @ApiProperty({ example: 71285, minimum: 1, maximum: Number.MAX_SAFE_INTEGER, type: 'integer' })
   @Transform(toInteger)
   @IsIntegerFrom(1)
   id: number;

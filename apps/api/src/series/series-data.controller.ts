@@ -19,6 +19,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiResponse,
+  getSchemaPath,
   ApiTags,
 } from '@nestjs/swagger';
 import { Socket } from 'node:net';
@@ -122,13 +123,22 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
         'the whole batch (400, `details` lines start with the record index) and nothing is written. ' +
         'Answers 200 (not 201: the batch may create nothing), with the counts.',
     })
-    @ApiBody({ type: [RecordBodyDto] })
+    @ApiBody({
+      schema: {
+        type: 'array',
+        items: { $ref: getSchemaPath(RecordBodyDto) },
+        maxItems: MAX_BULK_RECORDS,
+      },
+    })
     @ApiOkResponse({
       description: 'Written: how many records were inserted and how many replaced',
       type: BulkAck,
       example: { success: true, inserted: 2, updated: 1 },
     })
-    @ApiBadRequest('Invalid records; `details`: `[index] field : problem`')
+    @ApiBadRequest('Invalid records; `details`: `[index] field : problem`', {
+      error: MESSAGES.invalidBody,
+      details: ['[1] zz : champ inconnu', "[1] date : 2023-02-30 n'est pas une date du calendrier"],
+    })
     @ApiResponse({
       status: 413,
       description: `More than ${MAX_BULK_RECORDS} records, or a body larger than BODY_LIMIT`,

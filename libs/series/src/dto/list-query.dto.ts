@@ -6,17 +6,30 @@ import { IsApiDate, IsCountryName, IsIntegerFrom, toInteger } from './validators
 export const DEFAULT_LIST_LIMIT = 100;
 
 export class ListQueryDto {
-  @ApiPropertyOptional({ example: 'France', description: 'Matched after trimming, ignoring case' })
+  @ApiPropertyOptional({
+    example: 'France',
+    minLength: 1,
+    maxLength: 100,
+    description: 'Matched after trimming, ignoring case',
+  })
   @IsOptional()
   @IsCountryName()
   country?: string;
 
-  @ApiPropertyOptional({ example: '2021-01-01', description: 'First date, inclusive' })
+  @ApiPropertyOptional({
+    example: '2021-01-01',
+    format: 'date',
+    description: 'First date, inclusive',
+  })
   @IsOptional()
   @IsApiDate({ range: false })
   from?: string;
 
-  @ApiPropertyOptional({ example: '2021-12-31', description: 'Last date, inclusive' })
+  @ApiPropertyOptional({
+    example: '2021-12-31',
+    format: 'date',
+    description: 'Last date, inclusive; not before `from` (400)',
+  })
   @IsOptional()
   @IsApiDate({ range: false })
   to?: string;
@@ -24,15 +37,24 @@ export class ListQueryDto {
   @ApiPropertyOptional({
     example: 100,
     default: DEFAULT_LIST_LIMIT,
+    type: 'integer',
     minimum: 1,
-    description: 'No upper bound: large results are streamed',
+    maximum: Number.MAX_SAFE_INTEGER,
+    description:
+      'No practical upper bound (limit=100000000 gets everything): large results are streamed',
   })
   @IsOptional()
   @Transform(toInteger)
   @IsIntegerFrom(1)
   limit?: number;
 
-  @ApiPropertyOptional({ example: 0, default: 0, minimum: 0 })
+  @ApiPropertyOptional({
+    example: 0,
+    default: 0,
+    type: 'integer',
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+  })
   @IsOptional()
   @Transform(toInteger)
   @IsIntegerFrom(0)

@@ -6,12 +6,19 @@ import { IsApiDate, IsCount, IsCountryName, IsFiniteNumber } from './validators'
 export class RecordBodyDto {
   @ApiProperty({
     example: '2021-03-15',
-    description: 'YYYY-MM-DD, from 1900-01-01 to tomorrow (UTC)',
+    format: 'date',
+    description: 'YYYY-MM-DD, a real calendar date from 1900-01-01 to tomorrow (UTC)',
   })
   @IsApiDate({ range: true })
   date: string;
 
-  @ApiProperty({ example: 'France', minLength: 1, maxLength: 100, description: 'Stored trimmed' })
+  @ApiProperty({
+    example: 'France',
+    minLength: 1,
+    maxLength: 100,
+    description:
+      'Stored trimmed; 1 to 100 characters once trimmed (surrounding blanks are not counted); no control characters',
+  })
   @IsCountryName()
   country: string;
 
@@ -19,7 +26,7 @@ export class RecordBodyDto {
   @IsCount()
   total_cases: number;
 
-  @ApiProperty({ example: 29975, description: 'May be negative or decimal' })
+  @ApiProperty({ example: 29975, type: 'number', description: 'May be negative or decimal' })
   @IsFiniteNumber()
   new_cases: number;
 
@@ -27,19 +34,31 @@ export class RecordBodyDto {
   @IsCount()
   total_deaths: number;
 
-  @ApiProperty({ example: 231.5, description: 'May be negative or decimal' })
+  @ApiProperty({ example: 231.5, type: 'number', description: 'May be negative or decimal' })
   @IsFiniteNumber()
   new_deaths: number;
 
-  @ApiPropertyOptional({ description: 'Legacy field: accepted and ignored' })
+  @ApiPropertyOptional({
+    description: 'Legacy field: accepted and ignored (a number, string, boolean or null)',
+    oneOf: [{ type: 'number' }, { type: 'string' }, { type: 'boolean' }],
+    nullable: true,
+  })
   @Allow()
   active_cases?: unknown;
 
-  @ApiPropertyOptional({ description: 'Legacy field: accepted and ignored' })
+  @ApiPropertyOptional({
+    description: 'Legacy field: accepted and ignored (a number, string, boolean or null)',
+    oneOf: [{ type: 'number' }, { type: 'string' }, { type: 'boolean' }],
+    nullable: true,
+  })
   @Allow()
   total_recovered?: unknown;
 
-  @ApiPropertyOptional({ description: 'Legacy field: accepted and ignored' })
+  @ApiPropertyOptional({
+    description: 'Legacy field: accepted and ignored (a number, string, boolean or null)',
+    oneOf: [{ type: 'number' }, { type: 'string' }, { type: 'boolean' }],
+    nullable: true,
+  })
   @Allow()
   daily_recovered?: unknown;
 }

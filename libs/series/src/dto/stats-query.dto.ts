@@ -4,6 +4,8 @@ import { IsCountryName } from './validators';
 export class StatsQueryDto {
   @ApiProperty({
     example: 'France',
+    minLength: 1,
+    maxLength: 100,
     description: 'Required; matched after trimming, ignoring case',
   })
   @IsCountryName()
