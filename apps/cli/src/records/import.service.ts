@@ -1,8 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { CsvError, parse } from 'csv-parse';
-import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
-import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { DataSource } from 'typeorm';
 import { AppConfig, InjectConfig } from '@app/config';
 import { CHANGE_CHANNELS, announceChange } from '@app/database';
@@ -10,6 +7,8 @@ import { RecordValues, SeriesDefinition, SeriesRepository } from '@app/series';
 import { CliError } from '../cli-error';
 import { describe } from '../cli-context';
 import { CsvFormat, SkipReason, detectFormat } from './csv-format';
+import { checkImportFile } from './file-check';
+import { fileContent, openImportFile } from './import-file';
 import { ImportProgress } from './import-progress';
 
 /** Records per write (one transaction; `upsertMany` sends 1000 rows per statement). */
@@ -33,9 +32,10 @@ interface Batch {
 
 /**
  * Loads a CSV file (plain or gzip) into one disease's table, insert-or-update by country and
- * date, in batches of `IMPORT_BATCH` records, each batch in one transaction. Bad rows are reported
- * with their line number and left out; they never stop the import. While one batch is written
- * the next one is parsed.
+ * date, in batches of `IMPORT_BATCH` records, each batch in one transaction. The file is read
+ * once to its end before anything is written (`checkImportFile`). Bad rows are reported with their
+ * line number and left out; they never stop the import. While one batch is written the next one
+ * is parsed.
  */
 @Injectable()
 export class ImportService {
@@ -49,7 +49,9 @@ export class ImportService {
     file: string,
     progress: ImportProgress,
   ): Promise<ImportSummary> {
-    const size = fileSize(file);
+    const input = openImportFile(file);
+    await checkImportFile(input);
+    const size = input.size;
     const repository = new SeriesRepository(this.dataSource, series);
     const summary: ImportSummary = {
       format: '',
@@ -59,10 +61,7 @@ export class ImportService {
       skipped: { aggregate: 0, 'not-reported': 0, invalid: 0 },
     };
     let bytesRead = 0;
-    const raw = createReadStream(file);
-    raw.on('data', (chunk: Buffer | string) => (bytesRead += chunk.length));
-    const source: Readable = isGzip(file) ? raw.pipe(createGunzip()) : raw;
-    raw.on('error', (error) => source.destroy(error));
+    const source = fileContent(input, (bytes) => (bytesRead += bytes));
     const parser = source.pipe(
       parse({
         bom: true,
@@ -150,7 +149,8 @@ export class ImportService {
         await writing;
         summary.failure = `${error.message}; the import stopped there`;
       } else {
-        // The file could not be read to its end: what was read before is imported, then reported.
+        // The file read to its end a moment ago (checkImportFile), so it changed meanwhile or the
+        // disk failed: what was read before is imported, then reported.
         const reason = `reading ${file} failed after line ${line}: ${describe(error)}`;
         summary.failure = await flush().then(
           () => `${reason}; every row read before was imported`,
@@ -167,26 +167,5 @@ export class ImportService {
     }
     if (!format && !summary.failure) throw new CliError(`${file} is empty (no CSV header)`);
     return summary;
-  }
-}
-
-function fileSize(file: string): number {
-  try {
-    const stat = statSync(file);
-    if (!stat.isFile()) throw new Error('not a file');
-    return stat.size;
-  } catch (error) {
-    throw CliError.usage(`cannot read ${file}: ${describe(error)}`);
-  }
-}
-
-/** Gzip files start with the bytes 1f 8b (whatever their name). */
-function isGzip(file: string): boolean {
-  const fd = openSync(file, 'r');
-  try {
-    const magic = Buffer.alloc(2);
-    return readSync(fd, magic, 0, 2, 0) === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
-  } finally {
-    closeSync(fd);
   }
 }
