@@ -1,14 +1,16 @@
 import {
   chmodSync,
+  closeSync,
   copyFileSync,
   mkdtempSync,
   openSync,
   rmSync,
+  writeFileSync,
   writeSync,
-  closeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { databaseEnv, runCli } from './support/cli';
 import { tableRows } from './support/table-snapshot';
 import { TestApp, bootTestApp } from './support/test-app';
@@ -16,6 +18,39 @@ import { TestApp, bootTestApp } from './support/test-app';
 /** Read from ../shared/data relative to the project root, never copied into the project. */
 const DATA = join(__dirname, '../../shared/data');
 const TRIMMED_MPOX = join(DATA, 'mpox-owid-2023-11-16.csv.gz');
+
+const HEADER = 'date,country,total_cases,new_cases,total_deaths,new_deaths';
+const BOM = '\uFEFF';
+/** Where the first chunk of a plain file ends (fs.createReadStream reads 64 KiB at a time). */
+const FIRST_CHUNK = 64 * 1024;
+
+/** `days` daily rows per country from 2020-01-01 (valid records, total_cases = day number). */
+function dailyRows(countries: string[], days: number): string[] {
+  return countries.flatMap((country) =>
+    Array.from({ length: days }, (_, day) => {
+      const date = new Date(Date.UTC(2020, 0, 1 + day)).toISOString().slice(0, 10);
+      return `${date},${country},${day},1,0,0`;
+    }),
+  );
+}
+
+/**
+ * `rows` as a CSV file's bytes (with a BOM) in which a three-byte character (’) straddles the end
+ * of the first 64 KiB chunk: its first byte is the chunk's last one. The first row's new_cases
+ * gets leading zeros (still the number 1) to shift it there.
+ */
+function straddlingFirstChunk(rows: string[]): Buffer {
+  const text = (padding: number) =>
+    BOM +
+    [HEADER, rows[0].replace(/,1,0,0$/, `,${'0'.repeat(padding)}1,0,0`), ...rows.slice(1)].join(
+      '\n',
+    );
+  const quote = Buffer.from('’');
+  const at = Buffer.from(text(0)).lastIndexOf(quote, FIRST_CHUNK - 1);
+  const bytes = Buffer.from(text(FIRST_CHUNK - 1 - at));
+  expect(bytes.subarray(FIRST_CHUNK - 1, FIRST_CHUNK + 2)).toEqual(quote);
+  return bytes;
+}
 
 describe('admin command line: files that import refuses or stops on', () => {
   let t: TestApp;
@@ -54,5 +89,80 @@ describe('admin command line: files that import refuses or stops on', () => {
       stderr: `error: ${file} is a damaged or truncated gzip file (incorrect data check); nothing was imported\n`,
     });
     expect(await tableRows(t.dataSource, 'mpox_data')).toEqual([]);
+
+    // Damage wins over a byte that is not UTF-8 early on: garbage seldom is UTF-8, and the
+    // file should be fetched again, not converted.
+    const truncated = join(dir, 'latin1-truncated.csv.gz');
+    const latin1 = Buffer.from([HEADER, ...dailyRows(['Curaçao'], 1000)].join('\n'), 'latin1');
+    const whole = gzipSync(latin1);
+    writeFileSync(truncated, whole.subarray(0, whole.length / 2));
+    expect(await cli('import', 'covid', truncated)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${truncated} is a damaged or truncated gzip file (unexpected end of file); nothing was imported\n`,
+    });
+  });
+
+  it('refuses a file that is not UTF-8 as a whole, naming the line of the first bad byte', async () => {
+    // Latin-1 ç: the parser would have stored U+FFFD in its place (« Fran�e »).
+    const latin1 = join(dir, 'latin1.csv');
+    writeFileSync(latin1, Buffer.from(`${HEADER}\n2021-01-01,Fran\xe7e,1,1,0,0\n`, 'latin1'));
+    expect(await cli('import', 'covid', latin1)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `error: ${latin1} is not UTF-8 text: line 2 holds a byte that is not UTF-8 (a Latin-1 or ` +
+        `Windows-1252 file?); nothing was imported; convert the file first, e.g. ` +
+        `iconv -f latin1 -t utf-8 ${latin1} > utf8.csv\n`,
+    });
+
+    // Deep in a gzip file, after many good lines: Windows-1252's ’ (0x92) in place of UTF-8's
+    // three bytes, on line 901.
+    const lines = [HEADER, ...dailyRows(['Côte d’Ivoire', 'Curaçao'], 1000)];
+    const text = Buffer.from(lines.join('\n'));
+    const at =
+      Buffer.byteLength(`${lines.slice(0, 900).join('\n')}\n`) +
+      Buffer.from(lines[900]).indexOf('’');
+    expect(text.subarray(at, at + 3).toString()).toBe('’');
+    const windows = join(dir, 'windows-1252.csv.gz');
+    writeFileSync(
+      windows,
+      gzipSync(Buffer.concat([text.subarray(0, at), Buffer.from([0x92]), text.subarray(at + 3)])),
+    );
+    const deep = await cli('import', 'covid', windows);
+    expect(deep).toMatchObject({ code: 1, stdout: '' });
+    expect(deep.stderr).toBe(
+      `error: ${windows} is not UTF-8 text: line 901 holds a byte that is not UTF-8 (a Latin-1 or ` +
+        `Windows-1252 file?); nothing was imported; convert the file first, e.g. ` +
+        `gunzip -c ${windows} | iconv -f latin1 -t utf-8 > utf8.csv\n`,
+    );
+    expect(await tableRows(t.dataSource, 'covid_data')).toEqual([]);
+  });
+
+  it('reads UTF-8 with a BOM and characters split between two chunks', async () => {
+    const rows = dailyRows(['Côte d’Ivoire', 'Curaçao', '🦠land'], 800);
+    const plain = join(dir, 'straddling.csv');
+    writeFileSync(plain, straddlingFirstChunk(rows));
+    // The same rows gzipped (gunzip hands out 16 KiB pieces) and with a BOM.
+    const gzip = join(dir, 'utf8-bom.csv.gz');
+    writeFileSync(gzip, gzipSync(`${BOM}${[HEADER, ...rows].join('\r\n')}\r\n`));
+
+    for (const [file, inserted, updated] of [
+      [plain, rows.length, 0],
+      [gzip, 0, rows.length],
+    ] as const) {
+      const result = await cli('import', 'covid', file);
+      expect({ file, code: result.code, stderr: result.stderr }).toEqual({
+        file,
+        code: 0,
+        stderr: '',
+      });
+      expect(result.stdout).toContain(
+        `format:    trimmed\nrows read: ${rows.length}\ninserted:  ${inserted}\nupdated:   ${updated}\n`,
+      );
+    }
+    const stored = await tableRows(t.dataSource, 'covid_data');
+    const lines = stored.map((r) => `${r.date},${r.country},${r.total_cases},${r.new_cases},0,0`);
+    expect(lines.sort()).toEqual([...rows].sort());
   });
 });

@@ -1,21 +1,66 @@
-import { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { CliError } from '../cli-error';
 import { describe } from '../cli-context';
 import { ImportFile, fileContent, isGzipError } from './import-file';
 
 /**
  * Reads the whole file once before the import writes anything, and refuses it as a whole when it
- * cannot be read to its end. Gzip detects damage only with the checksum at the end of the stream:
- * every line decoded after a damaged byte is garbage that may well pass validation (made-up
- * countries, figures), and a truncated download is missing rows that nobody would notice.
+ * cannot be read to its end or is not UTF-8 text.
+ *
+ * - Gzip detects damage only with the checksum at the end of the stream: every line decoded after
+ *   a damaged byte is garbage that may well pass validation (made-up countries, figures), and a
+ *   truncated download is missing rows that nobody would notice.
+ * - The CSV parser would turn each byte that is not UTF-8 (a Latin-1 `é`) into U+FFFD and store
+ *   `Fran�e` as a country.
  */
 export async function checkImportFile(file: ImportFile): Promise<void> {
+  const utf8 = new Utf8Check();
+  let badLine: number | undefined;
   try {
-    // Decompressing is the check: zlib fails the stream on a bad checksum or a missing end.
-    await pipeline(fileContent(file), new Writable({ write: (_chunk, _encoding, done) => done() }));
+    for await (const chunk of fileContent(file) as AsyncIterable<Buffer>) {
+      badLine ??= utf8.firstBadLine(chunk);
+      // A damaged gzip file decodes to garbage that is seldom UTF-8: read on to its checksum,
+      // which tells the real problem.
+      if (badLine !== undefined && !file.gzip) break;
+    }
+    badLine ??= utf8.endsBadly();
   } catch (error) {
     throw unreadable(file, error);
+  }
+  if (badLine !== undefined) throw notUtf8(file, badLine);
+}
+
+/**
+ * A fatal UTF-8 decoder fed one line at a time (in stream mode: a character may straddle two
+ * chunks), so that the line of the first bad byte is known without decoding anything twice.
+ */
+class Utf8Check {
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  private line = 1;
+
+  /** The line of the first byte of `chunk` that is not UTF-8, if any. */
+  firstBadLine(chunk: Buffer): number | undefined {
+    for (let start = 0; start < chunk.length;) {
+      const newline = chunk.indexOf(0x0a, start);
+      const end = newline < 0 ? chunk.length : newline + 1;
+      if (!this.decodes(chunk.subarray(start, end))) return this.line;
+      if (newline >= 0) this.line++;
+      start = end;
+    }
+    return undefined;
+  }
+
+  /** The line of a character left incomplete at the end of the file, if any. */
+  endsBadly(): number | undefined {
+    return this.decodes() ? undefined : this.line;
+  }
+
+  private decodes(bytes?: Buffer): boolean {
+    try {
+      this.decoder.decode(bytes, { stream: bytes !== undefined });
+      return true;
+    } catch {
+      return false;
+    }
   }
 }
 
@@ -24,4 +69,14 @@ function unreadable(file: ImportFile, error: unknown): CliError {
     ? `${file.path} is a damaged or truncated gzip file (${describe(error)})`
     : `cannot read ${file.path} (${describe(error)})`;
   return new CliError(`${problem}; nothing was imported`);
+}
+
+function notUtf8(file: ImportFile, line: number): CliError {
+  const convert = file.gzip
+    ? `gunzip -c ${file.path} | iconv -f latin1 -t utf-8 > utf8.csv`
+    : `iconv -f latin1 -t utf-8 ${file.path} > utf8.csv`;
+  return new CliError(
+    `${file.path} is not UTF-8 text: line ${line} holds a byte that is not UTF-8 ` +
+      `(a Latin-1 or Windows-1252 file?); nothing was imported; convert the file first, e.g. ${convert}`,
+  );
 }
