@@ -165,4 +165,16 @@ describe('admin command line: files that import refuses or stops on', () => {
     const lines = stored.map((r) => `${r.date},${r.country},${r.total_cases},${r.new_cases},0,0`);
     expect(lines.sort()).toEqual([...rows].sort());
   });
+
+  it('says that a header it cannot read is unreadable, not that the file is empty', async () => {
+    const file = join(dir, 'badheader.csv');
+    writeFileSync(file, '"date,country\n2021-01-01,Q\n');
+    expect(await cli('import', 'covid', file)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `error: ${file} has no readable CSV header (Quote Not Closed: the parsing is finished ` +
+        'with an opening quote at line 2); nothing was imported\n',
+    });
+  });
 });

@@ -70,6 +70,9 @@ export class ImportService {
         skip_empty_lines: true,
         skip_records_with_error: true,
         on_skip: (error: CsvError | undefined) => {
+          // Before the first record, it is the header that cannot be read: no row to report, and
+          // nothing to import. Thrown here, it ends the parsing.
+          if (error?.records === 0) throw new UnreadableHeader(error.message);
           summary.rowsRead++;
           summary.skipped.invalid++;
           const line = (error as { lines?: number } | undefined)?.lines ?? 0;
@@ -144,6 +147,11 @@ export class ImportService {
       }
       await flush();
     } catch (error) {
+      if (error instanceof UnreadableHeader) {
+        throw new CliError(
+          `${file} has no readable CSV header (${error.message}); nothing was imported`,
+        );
+      }
       if (error instanceof CliError && !format) throw error;
       if (error instanceof CliError) {
         await writing;
@@ -169,3 +177,6 @@ export class ImportService {
     return summary;
   }
 }
+
+/** The first record of the file, which should be the header, is not even well-formed CSV. */
+class UnreadableHeader extends Error {}
