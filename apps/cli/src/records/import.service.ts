@@ -1,18 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { CsvError, parse } from 'csv-parse';
 import { DataSource } from 'typeorm';
 import { AppConfig, InjectConfig } from '@app/config';
 import { CHANGE_CHANNELS, announceChange } from '@app/database';
-import { RecordValues, SeriesDefinition, SeriesRepository } from '@app/series';
+import { SeriesDefinition, SeriesRepository } from '@app/series';
 import { CliError } from '../cli-error';
 import { describe } from '../cli-context';
-import { CsvFormat, SkipReason, detectFormat } from './csv-format';
+import { BatchWriter } from './batch-writer';
+import { CsvFormat, RowOutcome, SkipReason, detectFormat } from './csv-format';
+import { UnreadableHeader, csvRecords } from './csv-records';
 import { checkImportFile } from './file-check';
 import { fileContent, openImportFile } from './import-file';
 import { ImportProgress } from './import-progress';
-
-/** Records per write (one transaction; `upsertMany` sends 1000 rows per statement). */
-export const IMPORT_BATCH = 5000;
 
 export interface ImportSummary {
   format: string;
@@ -24,18 +22,11 @@ export interface ImportSummary {
   failure?: string;
 }
 
-interface Batch {
-  records: RecordValues[];
-  firstLine: number;
-  lastLine: number;
-}
-
 /**
  * Loads a CSV file (plain or gzip) into one disease's table, insert-or-update by country and
- * date, in batches of `IMPORT_BATCH` records, each batch in one transaction. The file is read
- * once to its end before anything is written (`checkImportFile`). Bad rows are reported with their
- * line number and left out; they never stop the import. While one batch is written the next one
- * is parsed.
+ * date, in batches (`BatchWriter`), each batch in one transaction. The file is read once to its
+ * end before anything is written (`checkImportFile`). Bad rows are reported with their line number
+ * and left out; they never stop the import. While one batch is written the next one is parsed.
  */
 @Injectable()
 export class ImportService {
@@ -51,8 +42,6 @@ export class ImportService {
   ): Promise<ImportSummary> {
     const input = openImportFile(file);
     await checkImportFile(input);
-    const size = input.size;
-    const repository = new SeriesRepository(this.dataSource, series);
     const summary: ImportSummary = {
       format: '',
       rowsRead: 0,
@@ -60,92 +49,41 @@ export class ImportService {
       updated: 0,
       skipped: { aggregate: 0, 'not-reported': 0, invalid: 0 },
     };
+    const writer = new BatchWriter(new SeriesRepository(this.dataSource, series), summary);
+    const rowProblem = (line: number, problems: string[]) => {
+      summary.skipped.invalid++;
+      progress.invalidRow(line, problems);
+    };
     let bytesRead = 0;
-    const source = fileContent(input, (bytes) => (bytesRead += bytes));
-    const parser = source.pipe(
-      parse({
-        bom: true,
-        info: true,
-        relax_column_count: true,
-        skip_empty_lines: true,
-        skip_records_with_error: true,
-        on_skip: (error: CsvError | undefined) => {
-          // Before the first record, it is the header that cannot be read: no row to report, and
-          // nothing to import. Thrown here, it ends the parsing.
-          if (error?.records === 0) throw new UnreadableHeader(error.message);
-          summary.rowsRead++;
-          summary.skipped.invalid++;
-          const line = (error as { lines?: number } | undefined)?.lines ?? 0;
-          progress.invalidRow(line, [error?.message ?? 'ligne CSV illisible']);
-          return undefined;
-        },
-      }),
+    const records = csvRecords(
+      fileContent(input, (bytes) => (bytesRead += bytes)),
+      (line, problem) => {
+        summary.rowsRead++;
+        rowProblem(line, [problem]);
+      },
     );
-    source.on('error', (error) => parser.destroy(error));
-
     let format: CsvFormat | undefined;
     let columns = 0;
-    let batch: Batch = { records: [], firstLine: 0, lastLine: 0 };
-    // One batch is written while the next one is parsed; its failure is kept until awaited.
-    let writing: Promise<Error | undefined> = Promise.resolve(undefined);
-    const write = (b: Batch): Promise<Error | undefined> =>
-      repository.upsertMany(b.records).then(
-        (counts) => {
-          summary.inserted += counts.inserted;
-          summary.updated += counts.updated;
-          return undefined;
-        },
-        (error: unknown) =>
-          new CliError(
-            `writing the batch of lines ${b.firstLine}-${b.lastLine} failed, nothing of it was written: ${describe(error)}`,
-          ),
-      );
-    const flush = async (): Promise<void> => {
-      const failed = (await writing) ?? (batch.records.length > 0 ? await write(batch) : undefined);
-      batch = { records: [], firstLine: 0, lastLine: 0 };
-      if (failed) throw failed;
-    };
     let line = 0;
 
-    progress.start(size);
+    progress.start(input.size);
     try {
-      for await (const { record, info } of parser as AsyncIterable<{
-        record: string[];
-        info: { lines: number };
-      }>) {
-        line = info.lines;
+      for await (const record of records) {
+        line = record.line;
         if (!format) {
-          format = detectFormat(record);
+          format = detectFormat(record.cells);
           summary.format = format.name;
-          columns = record.length;
+          columns = record.cells.length;
           continue;
         }
         summary.rowsRead++;
         progress.update(bytesRead, summary.rowsRead);
-        const outcome =
-          record.length === columns
-            ? format.read(record)
-            : {
-                kind: 'invalid' as const,
-                problems: [`${columns} colonnes attendues, ${record.length} trouvées`],
-              };
+        const outcome = readRow(format, columns, record.cells);
         if (outcome.kind === 'skip') summary.skipped[outcome.reason]++;
-        else if (outcome.kind === 'invalid') {
-          summary.skipped.invalid++;
-          progress.invalidRow(info.lines, outcome.problems);
-        } else {
-          if (batch.records.length === 0) batch.firstLine = info.lines;
-          batch.records.push(outcome.values);
-          batch.lastLine = info.lines;
-          if (batch.records.length >= IMPORT_BATCH) {
-            const failed = await writing;
-            if (failed) throw failed;
-            writing = write(batch);
-            batch = { records: [], firstLine: 0, lastLine: 0 };
-          }
-        }
+        else if (outcome.kind === 'invalid') rowProblem(line, outcome.problems);
+        else await writer.add(outcome.values, line);
       }
-      await flush();
+      await writer.finish();
     } catch (error) {
       if (error instanceof UnreadableHeader) {
         throw new CliError(
@@ -154,19 +92,19 @@ export class ImportService {
       }
       if (error instanceof CliError && !format) throw error;
       if (error instanceof CliError) {
-        await writing;
+        await writer.settled();
         summary.failure = `${error.message}; the import stopped there`;
       } else {
         // The file read to its end a moment ago (checkImportFile), so it changed meanwhile or the
         // disk failed: what was read before is imported, then reported.
         const reason = `reading ${file} failed after line ${line}: ${describe(error)}`;
-        summary.failure = await flush().then(
+        summary.failure = await writer.finish().then(
           () => `${reason}; every row read before was imported`,
           (failed: Error) => `${reason}; ${failed.message}`,
         );
       }
     } finally {
-      progress.update(size, summary.rowsRead);
+      progress.update(input.size, summary.rowsRead);
       progress.stop();
     }
     // API instances that share Redis (REDIS_URL) drop their cached reads of this series at once.
@@ -178,5 +116,8 @@ export class ImportService {
   }
 }
 
-/** The first record of the file, which should be the header, is not even well-formed CSV. */
-class UnreadableHeader extends Error {}
+/** A data row as `format` reads it, unless it has another number of cells than the header. */
+function readRow(format: CsvFormat, columns: number, cells: string[]): RowOutcome {
+  if (cells.length === columns) return format.read(cells);
+  return { kind: 'invalid', problems: [`${columns} colonnes attendues, ${cells.length} trouvées`] };
+}

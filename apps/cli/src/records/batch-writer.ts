@@ -1,0 +1,77 @@
+import { RecordValues, SeriesRepository } from '@app/series';
+import { CliError } from '../cli-error';
+import { describe } from '../cli-context';
+
+/** Records per write (one transaction; `upsertMany` sends 1000 rows per statement). */
+export const IMPORT_BATCH = 5000;
+
+/** What the batches written so far did. */
+export interface WriteCounts {
+  inserted: number;
+  updated: number;
+}
+
+interface Batch {
+  records: RecordValues[];
+  firstLine: number;
+  lastLine: number;
+}
+
+const emptyBatch = (): Batch => ({ records: [], firstLine: 0, lastLine: 0 });
+
+/**
+ * Writes records in batches of `IMPORT_BATCH`, each in one transaction, one batch at a time: the
+ * next batch is collected while one is written. A failed batch is reported (as a CliError naming
+ * its lines) when the writer is next used, and nothing is written after it.
+ */
+export class BatchWriter {
+  private batch = emptyBatch();
+  /** The batch being written: resolves to its failure, kept until awaited. */
+  private writing: Promise<CliError | undefined> = Promise.resolve(undefined);
+
+  constructor(
+    private readonly repository: SeriesRepository,
+    private readonly counts: WriteCounts,
+  ) {}
+
+  /** Adds a record; a full batch waits for the one being written, then is written in turn. */
+  async add(values: RecordValues, line: number): Promise<void> {
+    if (this.batch.records.length === 0) this.batch.firstLine = line;
+    this.batch.records.push(values);
+    this.batch.lastLine = line;
+    if (this.batch.records.length >= IMPORT_BATCH) await this.send();
+  }
+
+  /** Writes the records added since the last full batch and waits until everything is written. */
+  async finish(): Promise<void> {
+    if (this.batch.records.length > 0) await this.send();
+    const failed = await this.writing;
+    if (failed) throw failed;
+  }
+
+  /** Waits for the batch being written, if any, without writing more; resolves to its failure. */
+  settled(): Promise<CliError | undefined> {
+    return this.writing;
+  }
+
+  private async send(): Promise<void> {
+    const failed = await this.writing;
+    if (failed) throw failed;
+    this.writing = this.write(this.batch);
+    this.batch = emptyBatch();
+  }
+
+  private write(batch: Batch): Promise<CliError | undefined> {
+    return this.repository.upsertMany(batch.records).then(
+      (counts) => {
+        this.counts.inserted += counts.inserted;
+        this.counts.updated += counts.updated;
+        return undefined;
+      },
+      (error: unknown) =>
+        new CliError(
+          `writing the batch of lines ${batch.firstLine}-${batch.lastLine} failed, nothing of it was written: ${describe(error)}`,
+        ),
+    );
+  }
+}
