@@ -177,4 +177,46 @@ describe('admin command line: files that import refuses or stops on', () => {
         'with an opening quote at line 2); nothing was imported\n',
     });
   });
+
+  it('refuses a file without line breaks once its first record exceeds 64 KiB', async () => {
+    // Before the limit, csv-parse piled the whole file into one field (a few MB: seconds; a huge
+    // file: minutes and a gigabyte of memory), then said `unrecognised CSV header`.
+    const file = join(dir, 'no-newline.csv');
+    writeFileSync(file, 'date,country,'.repeat(400_000));
+    expect(await cli('import', 'covid', file)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        `error: ${file} has no readable CSV header (the first record exceeds 65536 bytes by ` +
+        'line 1, while rows of these files are under 1 KB: line breaks missing, or a quote left ' +
+        'open); nothing was imported\n',
+    });
+  });
+
+  it('stops at a record that exceeds 64 KiB, every row before it imported', async () => {
+    // A quote left open on line 6002 swallows the lines after it into one field: the parser
+    // used to report one bad row at the end of the file, and to lose every row after it.
+    const before = dailyRows(['Chile'], 1000).concat(
+      dailyRows(['Peru', 'Chad', 'Cuba'], 1000),
+      dailyRows(['Mali', 'Iran'], 1000),
+    );
+    const after = dailyRows(['Oman', 'Fiji', 'Togo'], 1000);
+    const file = join(dir, 'open-quote.csv');
+    writeFileSync(file, [HEADER, ...before, '2021-01-01,"Open, 1,1,0,0', ...after].join('\n'));
+    const result = await cli('import', 'covid', file);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      'rows read: 6000\ninserted:  6000\nupdated:   0\nskipped:   0\n',
+    );
+    // The 65536 bytes run out on line 8535 (the lines after line 6002 have 24 to 26 bytes).
+    expect(result.stderr).toBe(
+      `error: ${file}: the CSV record after line 6001 exceeds 65536 bytes by line 8535, while ` +
+        'rows of these files are under 1 KB: line breaks missing, or a quote left open; the ' +
+        'import stopped there, every row up to line 6001 was imported\n',
+    );
+    const stored = await tableRows(t.dataSource, 'covid_data');
+    expect(stored.map((r) => `${r.date},${r.country},${r.total_cases},1,0,0`).sort()).toEqual(
+      before.sort(),
+    );
+  });
 });

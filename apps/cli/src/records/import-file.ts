@@ -43,6 +43,7 @@ export function fileContent(file: ImportFile, onRead?: (bytes: number) => void):
   if (!file.gzip) return raw;
   const gunzip = createGunzip();
   raw.on('error', (error) => gunzip.destroy(error));
+  gunzip.on('close', () => raw.destroy());
   return raw.pipe(gunzip);
 }
 

@@ -7,7 +7,7 @@ import { CliError } from '../cli-error';
 import { describe } from '../cli-context';
 import { BatchWriter } from './batch-writer';
 import { CsvFormat, RowOutcome, SkipReason, detectFormat } from './csv-format';
-import { UnreadableHeader, csvRecords } from './csv-records';
+import { RecordTooLong, UnreadableHeader, csvRecords } from './csv-records';
 import { checkImportFile } from './file-check';
 import { fileContent, openImportFile } from './import-file';
 import { ImportProgress } from './import-progress';
@@ -95,11 +95,15 @@ export class ImportService {
         await writer.settled();
         summary.failure = `${error.message}; the import stopped there`;
       } else {
-        // The file read to its end a moment ago (checkImportFile), so it changed meanwhile or the
-        // disk failed: what was read before is imported, then reported.
-        const reason = `reading ${file} failed after line ${line}: ${describe(error)}`;
+        // Reading stopped early: what was read before is imported, then reported. Either a record
+        // is far too long, or the file changed since checkImportFile read it to its end, or the
+        // disk failed.
+        const reason =
+          error instanceof RecordTooLong
+            ? `${file}: ${error.message}`
+            : `reading ${file} failed after line ${line}: ${describe(error)}`;
         summary.failure = await writer.finish().then(
-          () => `${reason}; every row read before was imported`,
+          () => `${reason}; the import stopped there, every row up to line ${line} was imported`,
           (failed: Error) => `${reason}; ${failed.message}`,
         );
       }
