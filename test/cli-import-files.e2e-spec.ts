@@ -11,7 +11,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { databaseEnv, runCli } from './support/cli';
+import Redis from 'ioredis';
+import { CliProcess, databaseEnv, eventually, runCli, startCli } from './support/cli';
 import { tableRows } from './support/table-snapshot';
 import { TestApp, bootTestApp } from './support/test-app';
 
@@ -219,4 +220,80 @@ describe('admin command line: files that import refuses or stops on', () => {
       before.sort(),
     );
   });
+});
+
+describe('admin command line: import seen by API instances that share Redis (REDIS_URL)', () => {
+  /** A Redis database of this file's own (the other files use 1 to 3), flushed first. */
+  const REDIS_URL = 'redis://127.0.0.1:6379/5';
+  const JHU = join(DATA, 'covid-jhu-2023-03-09.csv.gz');
+
+  beforeAll(async () => {
+    const redis = new Redis(REDIS_URL);
+    await redis.flushdb();
+    await redis.quit();
+  });
+
+  const totalsOf = async (t: TestApp) =>
+    (await t.http.get('/api/covid/public/totals')).body as Record<string, number>;
+
+  /**
+   * An instance that caches its reads for an hour (and has cached the empty table) and, on the
+   * same database, one without cache that tells the truth; `run` gets them and the import started.
+   */
+  async function whileImporting(
+    run: (cached: TestApp, truth: TestApp, cli: CliProcess) => Promise<void>,
+  ): Promise<void> {
+    const cached = await bootTestApp({ REDIS_URL, CACHE_TTL_MS: '3600000' });
+    const truth = await bootTestApp({ CACHE_TTL_MS: '0' }, {}, cached);
+    try {
+      expect((await totalsOf(cached)).total_cases).toBe(0);
+      const cli = startCli(['import', 'covid', JHU], {
+        ...databaseEnv(cached.config.db),
+        REDIS_URL,
+      });
+      try {
+        await run(cached, truth, cli);
+      } finally {
+        cli.child.kill('SIGKILL');
+      }
+    } finally {
+      await truth.close();
+      await cached.close();
+    }
+  }
+
+  /** Polls until the import has committed its first batch (20 s at most). */
+  const firstBatchCommitted = (t: TestApp) =>
+    eventually(
+      async () => {
+        const [{ n }] = await t.dataSource.query<{ n: number | string }[]>(
+          'SELECT COUNT(*) AS n FROM covid_data',
+        );
+        return Number(n) > 0;
+      },
+      { everyMs: 20, attempts: 1000 },
+    );
+
+  it('drop their cached reads after the first batches, while the import goes on', () =>
+    whileImporting(async (cached, truth, cli) => {
+      expect(await firstBatchCommitted(cached)).toBe(true);
+      expect(
+        await eventually(async () => (await totalsOf(cached)).total_cases > 0, {
+          everyMs: 20,
+          attempts: 100,
+        }),
+      ).toBe(true);
+      // Still importing (the whole file takes seconds): the announcement came from a batch.
+      expect(cli.child.exitCode).toBeNull();
+
+      const result = await cli.result;
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('inserted:  225171\n');
+      expect(
+        await eventually(
+          async () =>
+            JSON.stringify(await totalsOf(cached)) === JSON.stringify(await totalsOf(truth)),
+        ),
+      ).toBe(true);
+    }));
 });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from './built-api';
 
@@ -14,13 +14,19 @@ export interface CliResult {
 /** Environment variables that point the command line at a test database. */
 export { databaseEnv } from './built-api';
 
-/** Runs the command line as a child process (stdin closed, not a terminal) and collects its output. */
-export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+export interface CliProcess {
+  child: ChildProcess;
+  /** Resolves once the command has exited and its output is collected. */
+  result: Promise<CliResult>;
+}
+
+/** Starts the command line as a child process (stdin closed, not a terminal). */
+export function startCli(args: string[], env: Record<string, string>): CliProcess {
+  const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const result = new Promise<CliResult>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -32,6 +38,12 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Cli
       resolve({ code, stdout, stderr });
     });
   });
+  return { child, result };
+}
+
+/** Runs the command line as a child process (stdin closed, not a terminal) and collects its output. */
+export function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
+  return startCli(args, env).result;
 }
 
 /** Polls `check` until it is true (bounded: at most `attempts` times, `everyMs` apart). */

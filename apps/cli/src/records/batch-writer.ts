@@ -29,9 +29,11 @@ export class BatchWriter {
   /** The batch being written: resolves to its failure, kept until awaited. */
   private writing: Promise<CliError | undefined> = Promise.resolve(undefined);
 
+  /** `committed` is told of each batch once its transaction is committed. */
   constructor(
     private readonly repository: SeriesRepository,
     private readonly counts: WriteCounts,
+    private readonly committed: () => void = () => undefined,
   ) {}
 
   /** Adds a record; a full batch waits for the one being written, then is written in turn. */
@@ -66,6 +68,7 @@ export class BatchWriter {
       (counts) => {
         this.counts.inserted += counts.inserted;
         this.counts.updated += counts.updated;
+        this.committed();
         return undefined;
       },
       (error: unknown) =>

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig, InjectConfig } from '@app/config';
-import { CHANGE_CHANNELS, announceChange } from '@app/database';
 import { SeriesDefinition, SeriesRepository } from '@app/series';
 import { CliError } from '../cli-error';
 import { describe } from '../cli-context';
 import { BatchWriter } from './batch-writer';
+import { ChangeAnnouncer } from './change-announcer';
 import { CsvFormat, RowOutcome, SkipReason, detectFormat } from './csv-format';
 import { RecordTooLong, UnreadableHeader, csvRecords } from './csv-records';
 import { checkImportFile } from './file-check';
@@ -49,7 +49,10 @@ export class ImportService {
       updated: 0,
       skipped: { aggregate: 0, 'not-reported': 0, invalid: 0 },
     };
-    const writer = new BatchWriter(new SeriesRepository(this.dataSource, series), summary);
+    const announcer = new ChangeAnnouncer(this.config.redisUrl, series.key);
+    const writer = new BatchWriter(new SeriesRepository(this.dataSource, series), summary, () =>
+      announcer.committed(),
+    );
     const rowProblem = (line: number, problems: string[]) => {
       summary.skipped.invalid++;
       progress.invalidRow(line, problems);
@@ -110,10 +113,7 @@ export class ImportService {
     } finally {
       progress.update(input.size, summary.rowsRead);
       progress.stop();
-    }
-    // API instances that share Redis (REDIS_URL) drop their cached reads of this series at once.
-    if (this.config.redisUrl && summary.inserted + summary.updated > 0) {
-      await announceChange(this.config.redisUrl, CHANGE_CHANNELS.records, series.key);
+      await announcer.finished(summary.inserted + summary.updated > 0);
     }
     if (!format && !summary.failure) throw new CliError(`${file} is empty (no CSV header)`);
     return summary;
