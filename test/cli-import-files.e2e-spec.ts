@@ -8,17 +8,19 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import Redis from 'ioredis';
-import { CliProcess, databaseEnv, eventually, runCli, startCli } from './support/cli';
+import { CLI_ENTRY, CliProcess, databaseEnv, eventually, runCli, startCli } from './support/cli';
 import { tableRows } from './support/table-snapshot';
 import { TestApp, bootTestApp } from './support/test-app';
 
 /** Read from ../shared/data relative to the project root, never copied into the project. */
 const DATA = join(__dirname, '../../shared/data');
 const TRIMMED_MPOX = join(DATA, 'mpox-owid-2023-11-16.csv.gz');
+const JHU = join(DATA, 'covid-jhu-2023-03-09.csv.gz');
 
 const HEADER = 'date,country,total_cases,new_cases,total_deaths,new_deaths';
 const BOM = '\uFEFF';
@@ -52,6 +54,24 @@ function straddlingFirstChunk(rows: string[]): Buffer {
   expect(bytes.subarray(FIRST_CHUNK - 1, FIRST_CHUNK + 2)).toEqual(quote);
   return bytes;
 }
+
+/** Polls until an import into `t`'s database has committed its first batch (20 s at most). */
+function firstBatchCommitted(t: TestApp): Promise<boolean> {
+  return eventually(
+    async () => {
+      const [{ n }] = await t.dataSource.query<{ n: number | string }[]>(
+        'SELECT COUNT(*) AS n FROM covid_data',
+      );
+      return Number(n) > 0;
+    },
+    { everyMs: 20, attempts: 1000 },
+  );
+}
+
+/** The message of an import interrupted once the rows of lines 2 to `last` were written. */
+const interrupted = (signal: string, last: number) =>
+  `error: interrupted by ${signal}: the rows of lines 2-${last} were written, nothing after ` +
+  'them; importing the file again completes it';
 
 describe('admin command line: files that import refuses or stops on', () => {
   let t: TestApp;
@@ -220,12 +240,42 @@ describe('admin command line: files that import refuses or stops on', () => {
       before.sort(),
     );
   });
+
+  it('puts the terminal back after Ctrl-C: cursor shown, line wrap on, summary printed', async () => {
+    // `script` (util-linux) runs the command on a terminal of its own, where the progress bar
+    // hides the cursor and turns line wrap off; ^C typed there is SIGINT.
+    const command = [process.execPath, CLI_ENTRY, 'import', 'covid', JHU]
+      .map((word) => `'${word}'`)
+      .join(' ');
+    const terminal = spawn('script', ['-qefc', command, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', TERM: 'xterm', ...env },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    let output = '';
+    terminal.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => terminal.on('close', resolve));
+    try {
+      expect(await firstBatchCommitted(t)).toBe(true);
+      terminal.stdin.write('\x03');
+      expect(await exited).toBe(130);
+    } finally {
+      terminal.kill('SIGKILL');
+    }
+    const hidden = output.lastIndexOf('\x1b[?25l\x1b[?7l');
+    expect(hidden).toBeGreaterThanOrEqual(0);
+    expect(output.slice(hidden)).toContain('\x1b[?25h\x1b[?7h');
+    const written = (await tableRows(t.dataSource, 'covid_data')).length;
+    expect(output).toContain(
+      `\r\nformat:    trimmed\r\nrows read: ${/rows read: (\d+)/.exec(output)?.[1]}\r\n` +
+        `inserted:  ${written}\r\nupdated:   0\r\nskipped:   0\r\n`,
+    );
+    expect(output.endsWith(`\r\n${interrupted('SIGINT', written + 1)}\r\n`)).toBe(true);
+  });
 });
 
 describe('admin command line: import seen by API instances that share Redis (REDIS_URL)', () => {
   /** A Redis database of this file's own (the other files use 1 to 3), flushed first. */
   const REDIS_URL = 'redis://127.0.0.1:6379/5';
-  const JHU = join(DATA, 'covid-jhu-2023-03-09.csv.gz');
 
   beforeAll(async () => {
     const redis = new Redis(REDIS_URL);
@@ -235,6 +285,10 @@ describe('admin command line: import seen by API instances that share Redis (RED
 
   const totalsOf = async (t: TestApp) =>
     (await t.http.get('/api/covid/public/totals')).body as Record<string, number>;
+
+  /** Polls (every 20 ms, 2 s at most): true once `t` answers totals above zero. */
+  const totalsBecomeNonZero = (t: TestApp) =>
+    eventually(async () => (await totalsOf(t)).total_cases > 0, { everyMs: 20, attempts: 100 });
 
   /**
    * An instance that caches its reads for an hour (and has cached the empty table) and, on the
@@ -262,27 +316,10 @@ describe('admin command line: import seen by API instances that share Redis (RED
     }
   }
 
-  /** Polls until the import has committed its first batch (20 s at most). */
-  const firstBatchCommitted = (t: TestApp) =>
-    eventually(
-      async () => {
-        const [{ n }] = await t.dataSource.query<{ n: number | string }[]>(
-          'SELECT COUNT(*) AS n FROM covid_data',
-        );
-        return Number(n) > 0;
-      },
-      { everyMs: 20, attempts: 1000 },
-    );
-
   it('drop their cached reads after the first batches, while the import goes on', () =>
     whileImporting(async (cached, truth, cli) => {
       expect(await firstBatchCommitted(cached)).toBe(true);
-      expect(
-        await eventually(async () => (await totalsOf(cached)).total_cases > 0, {
-          everyMs: 20,
-          attempts: 100,
-        }),
-      ).toBe(true);
+      expect(await totalsBecomeNonZero(cached)).toBe(true);
       // Still importing (the whole file takes seconds): the announcement came from a batch.
       expect(cli.child.exitCode).toBeNull();
 
@@ -296,4 +333,42 @@ describe('admin command line: import seen by API instances that share Redis (RED
         ),
       ).toBe(true);
     }));
+
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('get what an import wrote before %s stopped it (exit code %i)', (signal, code) =>
+    whileImporting(async (cached, truth, cli) => {
+      expect(await firstBatchCommitted(cached)).toBe(true);
+      // Cached again once the first batch was announced: the batches committed from now on
+      // within a second of that announcement are announced at the end only.
+      expect(await totalsBecomeNonZero(cached)).toBe(true);
+      cli.child.kill(signal);
+      const result = await cli.result;
+      expect(result.code).toBe(code);
+
+      // The batch being written was let finish: whole batches, one range of lines.
+      const written = (await tableRows(cached.dataSource, 'covid_data')).length;
+      expect(written % 5000).toBe(0);
+      expect(written).toBeGreaterThan(0);
+      expect(written).toBeLessThan(225171);
+      const summary =
+        /^format: {4}trimmed\nrows read: (\d+)\ninserted: {2}(\d+)\nupdated: {3}0\nskipped: {3}0\ntime: .*\n$/.exec(
+          result.stdout,
+        );
+      expect(Number(summary?.[2])).toBe(written);
+      expect(Number(summary?.[1])).toBeGreaterThanOrEqual(written);
+      const messages = result.stderr.split('\n').filter((l) => !l.startsWith('progress: '));
+      expect(messages).toEqual([interrupted(signal, written + 1), '']);
+
+      // Announced at the end, within the second of the last announcement.
+      expect(
+        await eventually(
+          async () =>
+            JSON.stringify(await totalsOf(cached)) === JSON.stringify(await totalsOf(truth)),
+        ),
+      ).toBe(true);
+      expect((await totalsOf(cached)).total_cases).toBeGreaterThan(0);
+    }),
+  );
 });

@@ -9,6 +9,15 @@ export const IMPORT_BATCH = 5000;
 export interface WriteCounts {
   inserted: number;
   updated: number;
+  /** The lines of the batches committed: from the first one's first row to the last one's last. */
+  writtenLines?: { first: number; last: number };
+}
+
+export interface BatchWriterOptions {
+  /** Told of each batch once its transaction is committed. */
+  committed?: () => void;
+  /** Once aborted, no batch is started any more (the one being written is let finish). */
+  signal?: AbortSignal;
 }
 
 interface Batch {
@@ -22,18 +31,18 @@ const emptyBatch = (): Batch => ({ records: [], firstLine: 0, lastLine: 0 });
 /**
  * Writes records in batches of `IMPORT_BATCH`, each in one transaction, one batch at a time: the
  * next batch is collected while one is written. A failed batch is reported (as a CliError naming
- * its lines) when the writer is next used, and nothing is written after it.
+ * its lines) when the writer is next used, and nothing is written after it. Batches are committed
+ * in the order of the file, so the lines written are always one range.
  */
 export class BatchWriter {
   private batch = emptyBatch();
   /** The batch being written: resolves to its failure, kept until awaited. */
   private writing: Promise<CliError | undefined> = Promise.resolve(undefined);
 
-  /** `committed` is told of each batch once its transaction is committed. */
   constructor(
     private readonly repository: SeriesRepository,
     private readonly counts: WriteCounts,
-    private readonly committed: () => void = () => undefined,
+    private readonly options: BatchWriterOptions = {},
   ) {}
 
   /** Adds a record; a full batch waits for the one being written, then is written in turn. */
@@ -47,6 +56,11 @@ export class BatchWriter {
   /** Writes the records added since the last full batch and waits until everything is written. */
   async finish(): Promise<void> {
     if (this.batch.records.length > 0) await this.send();
+    await this.stop();
+  }
+
+  /** Waits for the batch being written, if any, and throws its failure; the rest is not written. */
+  async stop(): Promise<void> {
     const failed = await this.writing;
     if (failed) throw failed;
   }
@@ -57,8 +71,8 @@ export class BatchWriter {
   }
 
   private async send(): Promise<void> {
-    const failed = await this.writing;
-    if (failed) throw failed;
+    await this.stop();
+    if (this.options.signal?.aborted) return;
     this.writing = this.write(this.batch);
     this.batch = emptyBatch();
   }
@@ -68,7 +82,9 @@ export class BatchWriter {
       (counts) => {
         this.counts.inserted += counts.inserted;
         this.counts.updated += counts.updated;
-        this.committed();
+        const first = this.counts.writtenLines?.first ?? batch.firstLine;
+        this.counts.writtenLines = { first, last: batch.lastLine };
+        this.options.committed?.();
         return undefined;
       },
       (error: unknown) =>

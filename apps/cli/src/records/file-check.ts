@@ -1,5 +1,6 @@
 import { CliError } from '../cli-error';
 import { describe } from '../cli-context';
+import { interruptedBy, signalExitCode } from '../interruption';
 import { ImportFile, fileContent, isGzipError } from './import-file';
 
 /**
@@ -12,20 +13,28 @@ import { ImportFile, fileContent, isGzipError } from './import-file';
  * - The CSV parser would turn each byte that is not UTF-8 (a Latin-1 `é`) into U+FFFD and store
  *   `Fran�e` as a country.
  */
-export async function checkImportFile(file: ImportFile): Promise<void> {
+export async function checkImportFile(file: ImportFile, signal?: AbortSignal): Promise<void> {
   const utf8 = new Utf8Check();
   let badLine: number | undefined;
   try {
     for await (const chunk of fileContent(file) as AsyncIterable<Buffer>) {
+      if (signal?.aborted) break;
       badLine ??= utf8.firstBadLine(chunk);
       // A damaged gzip file decodes to garbage that is seldom UTF-8: read on to its checksum,
       // which tells the real problem.
       if (badLine !== undefined && !file.gzip) break;
     }
-    badLine ??= utf8.endsBadly();
   } catch (error) {
     throw unreadable(file, error);
   }
+  const stoppedBy = interruptedBy(signal);
+  if (stoppedBy) {
+    throw new CliError(
+      `interrupted by ${stoppedBy} while checking ${file.path}; nothing was imported`,
+      signalExitCode(stoppedBy),
+    );
+  }
+  badLine ??= utf8.endsBadly();
   if (badLine !== undefined) throw notUtf8(file, badLine);
 }
 

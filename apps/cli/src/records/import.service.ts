@@ -4,7 +4,8 @@ import { AppConfig, InjectConfig } from '@app/config';
 import { SeriesDefinition, SeriesRepository } from '@app/series';
 import { CliError } from '../cli-error';
 import { describe } from '../cli-context';
-import { BatchWriter } from './batch-writer';
+import { interruptedBy } from '../interruption';
+import { BatchWriter, WriteCounts } from './batch-writer';
 import { ChangeAnnouncer } from './change-announcer';
 import { CsvFormat, RowOutcome, SkipReason, detectFormat } from './csv-format';
 import { RecordTooLong, UnreadableHeader, csvRecords } from './csv-records';
@@ -12,14 +13,14 @@ import { checkImportFile } from './file-check';
 import { fileContent, openImportFile } from './import-file';
 import { ImportProgress } from './import-progress';
 
-export interface ImportSummary {
+export interface ImportSummary extends WriteCounts {
   format: string;
   rowsRead: number;
-  inserted: number;
-  updated: number;
   skipped: Record<SkipReason | 'invalid', number>;
   /** Set when a write failed: the rows from that batch on were not written. */
   failure?: string;
+  /** Set when SIGINT or SIGTERM stopped the import (`writtenLines` tells how far it got). */
+  interrupted?: NodeJS.Signals;
 }
 
 /**
@@ -35,13 +36,18 @@ export class ImportService {
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
+  /**
+   * Once `signal` is aborted, reading stops, the batch being written is let finish (or fail) and
+   * no other one is started; the summary then says so (`interrupted`).
+   */
   async run(
     series: SeriesDefinition,
     file: string,
     progress: ImportProgress,
+    signal?: AbortSignal,
   ): Promise<ImportSummary> {
     const input = openImportFile(file);
-    await checkImportFile(input);
+    await checkImportFile(input, signal);
     const summary: ImportSummary = {
       format: '',
       rowsRead: 0,
@@ -50,9 +56,10 @@ export class ImportService {
       skipped: { aggregate: 0, 'not-reported': 0, invalid: 0 },
     };
     const announcer = new ChangeAnnouncer(this.config.redisUrl, series.key);
-    const writer = new BatchWriter(new SeriesRepository(this.dataSource, series), summary, () =>
-      announcer.committed(),
-    );
+    const writer = new BatchWriter(new SeriesRepository(this.dataSource, series), summary, {
+      committed: () => announcer.committed(),
+      signal,
+    });
     const rowProblem = (line: number, problems: string[]) => {
       summary.skipped.invalid++;
       progress.invalidRow(line, problems);
@@ -72,6 +79,7 @@ export class ImportService {
     progress.start(input.size);
     try {
       for await (const record of records) {
+        if (signal?.aborted) break;
         line = record.line;
         if (!format) {
           format = detectFormat(record.cells);
@@ -86,7 +94,7 @@ export class ImportService {
         else if (outcome.kind === 'invalid') rowProblem(line, outcome.problems);
         else await writer.add(outcome.values, line);
       }
-      await writer.finish();
+      await (signal?.aborted ? writer.stop() : writer.finish());
     } catch (error) {
       if (error instanceof UnreadableHeader) {
         throw new CliError(
@@ -111,11 +119,14 @@ export class ImportService {
         );
       }
     } finally {
-      progress.update(input.size, summary.rowsRead);
+      progress.update(bytesRead, summary.rowsRead);
       progress.stop();
       await announcer.finished(summary.inserted + summary.updated > 0);
     }
-    if (!format && !summary.failure) throw new CliError(`${file} is empty (no CSV header)`);
+    summary.interrupted = interruptedBy(signal);
+    if (!format && !summary.failure && !summary.interrupted) {
+      throw new CliError(`${file} is empty (no CSV header)`);
+    }
     return summary;
   }
 }

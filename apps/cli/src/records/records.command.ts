@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { COVID_SERIES, MPOX_SERIES, SeriesDefinition, countryNameProblem } from '@app/series';
 import { CliError } from '../cli-error';
 import { withService } from '../cli-context';
+import { interruptible, signalExitCode } from '../interruption';
 import { SKIP_REASONS } from './csv-format';
 import { ExportService } from './export.service';
 import { createProgress } from './import-progress';
@@ -32,6 +33,16 @@ export function printSummary(summary: ImportSummary, seconds: number): void {
   out(`time:      ${seconds.toFixed(1)} s (${rate} rows/s, ${written} written)`);
 }
 
+/** How far an interrupted import got (batches are committed in the order of the file). */
+function interruption(summary: ImportSummary): string {
+  const lines = summary.writtenLines;
+  const written = lines
+    ? `the rows of lines ${lines.first}-${lines.last} were written, nothing after them`
+    : 'nothing was written';
+  const failure = summary.failure ? `; ${summary.failure}` : '';
+  return `interrupted by ${summary.interrupted}: ${written}${failure}; importing the file again completes it`;
+}
+
 /** `import covid|mpox <file>` and `export covid|mpox [--country X]`. */
 export function dataCommands(): Command[] {
   const importCommand = new Command('import')
@@ -46,8 +57,13 @@ export function dataCommands(): Command[] {
         ImportService,
         async (importer) => {
           const started = process.hrtime.bigint();
-          const summary = await importer.run(definition, file, createProgress());
+          const summary = await interruptible((signal) =>
+            importer.run(definition, file, createProgress(), signal),
+          );
           printSummary(summary, Number(process.hrtime.bigint() - started) / 1e9);
+          if (summary.interrupted) {
+            throw new CliError(interruption(summary), signalExitCode(summary.interrupted));
+          }
           if (summary.failure) throw new CliError(summary.failure);
           if (summary.skipped.invalid > 0) {
             throw new CliError(
