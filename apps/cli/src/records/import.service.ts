@@ -17,7 +17,7 @@ export interface ImportSummary extends WriteCounts {
   format: string;
   rowsRead: number;
   skipped: Record<SkipReason | 'invalid', number>;
-  /** Set when a write failed: the rows from that batch on were not written. */
+  /** Set when the import stopped before the end of the file: why, and what was written. */
   failure?: string;
   /** Set when SIGINT or SIGTERM stopped the import (`writtenLines` tells how far it got). */
   interrupted?: NodeJS.Signals;
@@ -102,22 +102,7 @@ export class ImportService {
         );
       }
       if (error instanceof CliError && !format) throw error;
-      if (error instanceof CliError) {
-        await writer.settled();
-        summary.failure = `${error.message}; the import stopped there`;
-      } else {
-        // Reading stopped early: what was read before is imported, then reported. Either a record
-        // is far too long, or the file changed since checkImportFile read it to its end, or the
-        // disk failed.
-        const reason =
-          error instanceof RecordTooLong
-            ? `${file}: ${error.message}`
-            : `reading ${file} failed after line ${line}: ${describe(error)}`;
-        summary.failure = await writer.finish().then(
-          () => `${reason}; the import stopped there, every row up to line ${line} was imported`,
-          (failed: Error) => `${reason}; ${failed.message}`,
-        );
-      }
+      summary.failure = await stoppedEarly(error, file, line, writer);
     } finally {
       progress.update(bytesRead, summary.rowsRead);
       progress.stop();
@@ -129,6 +114,32 @@ export class ImportService {
     }
     return summary;
   }
+}
+
+/**
+ * Why the import stopped before the end of the file, once what could still be written is: a
+ * batch failed (a CliError; nothing after it is written), or reading stopped early (what was read
+ * before is written). Reading stops early at a record far too long, or when the file changed since
+ * checkImportFile read it to its end, or when the disk fails.
+ */
+async function stoppedEarly(
+  error: unknown,
+  file: string,
+  line: number,
+  writer: BatchWriter,
+): Promise<string> {
+  if (error instanceof CliError) {
+    await writer.settled();
+    return `${error.message}; the import stopped there`;
+  }
+  const reason =
+    error instanceof RecordTooLong
+      ? `${file}: ${error.message}`
+      : `reading ${file} failed after line ${line}: ${describe(error)}`;
+  return writer.finish().then(
+    () => `${reason}; the import stopped there, every row up to line ${line} was imported`,
+    (failed: Error) => `${reason}; ${failed.message}`,
+  );
 }
 
 /** A data row as `format` reads it, unless it has another number of cells than the header. */
