@@ -1,4 +1,7 @@
-/** Exit codes: 0 done, 1 the work failed (or some rows were invalid), 2 bad command-line input. */
+/**
+ * Exit codes: 0 done, 1 the work failed (or some rows were invalid), 2 bad command-line input;
+ * an import stopped by a signal exits 128 + its number (`signalExitCode`).
+ */
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
