@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { databaseEnv, runCli } from './support/cli';
+import { COVID_SERIES, RecordValues, SeriesRepository } from '@app/series';
 import { TestApp, bootTestApp } from './support/test-app';
 
 /** Read from ../shared/data relative to the project root, never copied into the project. */
@@ -51,5 +52,32 @@ describe('writers in several processes at once', () => {
       "SELECT COUNT(*) AS count FROM mpox_data WHERE country NOT LIKE 'Writer %'",
     );
     expect(Number(count)).toBe(RECORDS);
+  });
+
+  it('runs writes started together in one process one after the other', async () => {
+    // Two bulk upserts and a single insert started in the same tick, as requests resumed together
+    // are: on SQLite their statements interleaved on the process's one connection (a second BEGIN
+    // failed; a single write inside another's transaction shared its fate).
+    const repository = new SeriesRepository(t.dataSource, COVID_SERIES, 5000);
+    const record = (country: string, day: number): RecordValues => ({
+      date: new Date(Date.UTC(1960, 0, 1) + day * 86_400_000).toISOString().slice(0, 10),
+      country,
+      total_cases: day,
+      new_cases: 0,
+      total_deaths: 0,
+      new_deaths: 0,
+    });
+    const bulk = (country: string) =>
+      repository.upsertMany(Array.from({ length: 1500 }, (_, day) => record(country, day)));
+    const results = await Promise.allSettled([
+      bulk('Together A'),
+      repository.insert(record('Together single', 0)),
+      bulk('Together B'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    const [{ count }] = await t.dataSource.query<{ count: number }[]>(
+      "SELECT COUNT(*) AS count FROM covid_data WHERE country LIKE 'Together %'",
+    );
+    expect(Number(count)).toBe(2 * 1500 + 1);
   });
 });

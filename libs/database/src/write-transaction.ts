@@ -1,13 +1,33 @@
 import { DataSource, EntityManager } from 'typeorm';
 
+/** Per SQLite DataSource: the end of the queue of its writes. */
+const sqliteWrites = new WeakMap<DataSource, Promise<unknown>>();
+
+/**
+ * Runs `work` (one write, or a whole write transaction) after the process's earlier writes to the
+ * same SQLite database have ended. The process has one SQLite connection, and TypeORM's queries
+ * are async functions: two requests resumed together (pipelined requests, replies of the Redis
+ * rate limiter read at once) interleave their statements on that connection. A second `BEGIN`
+ * then failed (500), and a single-row write landing inside another request's transaction was
+ * rolled back with it after its 201. MySQL: at once (each transaction has a pooled connection).
+ */
+export function exclusiveWrite<T>(dataSource: DataSource, work: () => Promise<T>): Promise<T> {
+  if (dataSource.options.type === 'mysql') return work();
+  const turn = (sqliteWrites.get(dataSource) ?? Promise.resolve()).then(work);
+  sqliteWrites.set(
+    dataSource,
+    turn.catch(() => undefined),
+  );
+  return turn;
+}
+
 /**
  * A transaction that writes. SQLite's default transaction starts as a reader and takes the write
  * lock at its first write; if another process (the admin CLI, another import) wrote meanwhile,
  * that upgrade fails at once with "database is locked", without waiting the busy timeout.
  * `BEGIN IMMEDIATE` takes the write lock first, waiting up to `DB_TIMEOUT_MS` for it, so that
- * writers take turns. It goes around TypeORM's transaction bookkeeping on the process's one
- * SQLite connection, which is safe because that driver is synchronous: a transaction's queries
- * all run before any other request's (no timer or I/O between them).
+ * processes take turns; within the process, `exclusiveWrite` does. It goes around TypeORM's
+ * transaction bookkeeping on the process's one SQLite connection.
  * MySQL: TypeORM's transaction (InnoDB locks rows as they are written).
  */
 export async function writeTransaction<T>(
@@ -15,18 +35,22 @@ export async function writeTransaction<T>(
   work: (manager: EntityManager) => Promise<T>,
 ): Promise<T> {
   if (dataSource.options.type === 'mysql') return dataSource.transaction(work);
-  const runner = dataSource.createQueryRunner();
-  try {
-    await runner.query('BEGIN IMMEDIATE');
+  return exclusiveWrite(dataSource, async () => {
+    const runner = dataSource.createQueryRunner();
     try {
-      const result = await work(runner.manager);
-      await runner.query('COMMIT');
-      return result;
-    } catch (error) {
-      await runner.query('ROLLBACK');
-      throw error;
+      await runner.query('BEGIN IMMEDIATE');
+      try {
+        const result = await work(runner.manager);
+        await runner.query('COMMIT');
+        return result;
+      } catch (error) {
+        // SQLite has already rolled back after some errors (disk full, I/O): the original
+        // error is what counts, not "no transaction is active".
+        await runner.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      await runner.release();
     }
-  } finally {
-    await runner.release();
-  }
+  });
 }

@@ -1,5 +1,11 @@
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { SeriesRecordEntity, isDeadlock, withDeadline, writeTransaction } from '@app/database';
+import {
+  SeriesRecordEntity,
+  exclusiveWrite,
+  isDeadlock,
+  withDeadline,
+  writeTransaction,
+} from '@app/database';
 import { ListFilter, RecordValues, SeriesDefinition, SeriesRecord } from './series.types';
 import { countryKey } from '@app/common';
 
@@ -216,21 +222,27 @@ export class SeriesRepository {
   }
 
   async insert(values: RecordValues): Promise<number> {
-    const result = await withDeadline(this.records.insert(this.toEntity(values)), this.deadlineMs);
+    const result = await withDeadline(
+      exclusiveWrite(this.dataSource, () => this.records.insert(this.toEntity(values))),
+      this.deadlineMs,
+    );
     return Number(result.identifiers[0].id);
   }
 
   /** Replaces every field of a record; false when the id does not exist. */
   async update(id: number, values: RecordValues): Promise<boolean> {
     const result = await withDeadline(
-      this.records.update({ id }, this.toEntity(values)),
+      exclusiveWrite(this.dataSource, () => this.records.update({ id }, this.toEntity(values))),
       this.deadlineMs,
     );
     return (result.affected ?? 0) > 0;
   }
 
   async delete(id: number): Promise<boolean> {
-    const result = await withDeadline(this.records.delete({ id }), this.deadlineMs);
+    const result = await withDeadline(
+      exclusiveWrite(this.dataSource, () => this.records.delete({ id })),
+      this.deadlineMs,
+    );
     return (result.affected ?? 0) > 0;
   }
 

@@ -82,7 +82,7 @@ export class ApiTokenRepository {
   async list(): Promise<TokenSummary[]> {
     const rows = await this.dataSource.query<Row[]>(
       `SELECT id, client, prefix, created_at, last_used_at, revoked_at, expires_at FROM api_tokens
-       ORDER BY client, created_at, id`,
+       ORDER BY client${this.mysql ? '' : ' COLLATE NOCASE'}, created_at, id`,
     );
     return rows.map((row) => ({
       id: Number(row.id),
