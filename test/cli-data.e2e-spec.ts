@@ -1,11 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { databaseEnv, runCli } from './support/cli';
+import { cliTestBed } from './support/cli-test-bed';
 import { tableRows } from './support/table-snapshot';
 import { createTestDatabase } from './support/test-database';
-import { TestApp, bootTestApp } from './support/test-app';
 
 /** Read from ../shared/data relative to the project root, never copied into the project. */
 const DATA = join(__dirname, '../../shared/data');
@@ -35,20 +34,8 @@ function summary(rows: number, inserted: number, updated: number, skipped: numbe
 }
 
 describe('admin command line: import and export', () => {
-  let t: TestApp;
-  let env: Record<string, string>;
-  let dir: string;
-  const cli = (...args: string[]) => runCli(args, env);
-
-  beforeAll(async () => {
-    t = await bootTestApp();
-    env = databaseEnv(t.config.db);
-    dir = mkdtempSync(join(tmpdir(), 'covid-cli-test-'));
-  });
-  afterAll(async () => {
-    await t.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const bed = cliTestBed('covid-cli-test-');
+  const { cli } = bed;
 
   it('imports the raw Our World in Data MPOX file with exact counts, then again idempotently', async () => {
     const first = await cli('import', 'mpox', OWID_MPOX);
@@ -60,14 +47,14 @@ describe('admin command line: import and export', () => {
     // Not a terminal: plain periodic progress lines on stderr, nothing else.
     expect(first.stderr).toBe('progress: 50000 rows read (100% of the file)\n');
 
-    const totals = await t.http.get('/api/mpox/public/summary');
+    const totals = await bed.t.http.get('/api/mpox/public/summary');
     expect(totals.body).toMatchObject({
       total_cases: 91468,
       total_deaths: 168,
       countries: 116,
       last_date: '2023-11-16',
     });
-    expect((await t.http.get('/api/mpox/countries').set(t.auth())).body).toHaveLength(116);
+    expect((await bed.t.http.get('/api/mpox/countries').set(bed.t.auth())).body).toHaveLength(116);
 
     const again = await cli('import', 'mpox', OWID_MPOX);
     expect(again.code).toBe(0);
@@ -86,7 +73,7 @@ describe('admin command line: import and export', () => {
     const lines = exported.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(HEADER);
     expect(lines).toHaveLength(RECORDS + 1);
-    const file = join(dir, 'mpox-export.csv');
+    const file = join(bed.dir, 'mpox-export.csv');
     writeFileSync(file, exported.stdout);
 
     const other = await createTestDatabase();
@@ -118,7 +105,7 @@ describe('admin command line: import and export', () => {
   });
 
   it('reports each bad row with its line number and imports every other row', async () => {
-    const file = join(dir, 'mixed.csv.gz');
+    const file = join(bed.dir, 'mixed.csv.gz');
     const csv = [
       'country,date,total_cases,new_cases,total_deaths,new_deaths', // any column order
       'Testland,2021-01-01,10,10,1,1',
@@ -151,7 +138,7 @@ describe('admin command line: import and export', () => {
         '',
       ].join('\n'),
     );
-    const list = await t.http.get('/api/covid/data').set(t.auth());
+    const list = await bed.t.http.get('/api/covid/data').set(bed.t.auth());
     const rows = (list.body as Record<string, unknown>[]).map((r) =>
       [r.date, r.country, r.total_cases, r.new_deaths].join('|'),
     );
@@ -160,7 +147,7 @@ describe('admin command line: import and export', () => {
   });
 
   it('refuses a truncated gzip file as a whole: nothing of it is written', async () => {
-    const file = join(dir, 'truncated.csv.gz');
+    const file = join(bed.dir, 'truncated.csv.gz');
     writeFileSync(file, readFileSync(TRIMMED_MPOX).subarray(0, 4000));
     const result = await cli('import', 'covid', file);
     expect(result.code).toBe(1);
@@ -169,19 +156,19 @@ describe('admin command line: import and export', () => {
       `error: ${file} is a damaged or truncated gzip file (unexpected end of file); nothing was imported\n`,
     );
     // Only the two records of the test above.
-    expect(await tableRows(t.dataSource, 'covid_data')).toHaveLength(2);
+    expect(await tableRows(bed.t.dataSource, 'covid_data')).toHaveLength(2);
   });
 
   it('refuses bad arguments and unreadable files with a clear message', async () => {
-    const empty = join(dir, 'empty.csv');
+    const empty = join(bed.dir, 'empty.csv');
     writeFileSync(empty, '');
-    const unknown = join(dir, 'unknown.csv');
+    const unknown = join(bed.dir, 'unknown.csv');
     writeFileSync(unknown, 'a,b,c\n1,2,3\n');
     const cases: [string[], number, string][] = [
       [['import', 'flu', OWID_MPOX], 2, 'error: unknown data set "flu": expected covid or mpox'],
       [['import', 'covid'], 2, "error: missing required argument 'file'"],
-      [['import', 'covid', join(dir, 'missing.csv')], 2, 'error: cannot read '],
-      [['import', 'covid', dir], 2, 'error: cannot read '],
+      [['import', 'covid', join(bed.dir, 'missing.csv')], 2, 'error: cannot read '],
+      [['import', 'covid', bed.dir], 2, 'error: cannot read '],
       [['import', 'covid', empty], 1, `error: ${empty} is empty (no CSV header)`],
       [['import', 'covid', unknown], 1, 'error: unrecognised CSV header: expected the columns'],
       [['export'], 2, "error: missing required argument 'dataset'"],

@@ -1,19 +1,9 @@
-import {
-  chmodSync,
-  closeSync,
-  copyFileSync,
-  mkdtempSync,
-  openSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import Redis from 'ioredis';
-import { CLI_ENTRY, CliProcess, databaseEnv, eventually, runCli, startCli } from './support/cli';
+import { CLI_ENTRY, CliProcess, databaseEnv, eventually, startCli } from './support/cli';
+import { cliTestBed, flushRedisDb } from './support/cli-test-bed';
 import { tableRows } from './support/table-snapshot';
 import { TestApp, bootTestApp } from './support/test-app';
 
@@ -74,29 +64,17 @@ const interrupted = (signal: string, last: number) =>
   'them; importing the file again completes it';
 
 describe('admin command line: files that import refuses or stops on', () => {
-  let t: TestApp;
-  let env: Record<string, string>;
-  let dir: string;
-  const cli = (...args: string[]) => runCli(args, env);
-
-  beforeAll(async () => {
-    t = await bootTestApp();
-    env = databaseEnv(t.config.db);
-    dir = mkdtempSync(join(tmpdir(), 'covid-cli-files-'));
-  });
-  afterAll(async () => {
-    await t.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const bed = cliTestBed('covid-cli-files-');
+  const { cli } = bed;
   beforeEach(async () => {
     for (const table of ['covid_data', 'mpox_data'])
-      await t.dataSource.query(`DELETE FROM ${table}`);
+      await bed.t.dataSource.query(`DELETE FROM ${table}`);
   });
 
   it('refuses a damaged gzip file as a whole: nothing of it is written', async () => {
     // Six bytes overwritten in the middle of the deflate stream: gzip notices only at the
     // checksum at the end; the lines decoded in between are garbage that may pass validation.
-    const file = join(dir, 'corrupt.csv.gz');
+    const file = join(bed.dir, 'corrupt.csv.gz');
     copyFileSync(TRIMMED_MPOX, file);
     chmodSync(file, 0o600);
     const fd = openSync(file, 'r+');
@@ -109,11 +87,11 @@ describe('admin command line: files that import refuses or stops on', () => {
       stdout: '',
       stderr: `error: ${file} is a damaged or truncated gzip file (incorrect data check); nothing was imported\n`,
     });
-    expect(await tableRows(t.dataSource, 'mpox_data')).toEqual([]);
+    expect(await tableRows(bed.t.dataSource, 'mpox_data')).toEqual([]);
 
     // Damage wins over a byte that is not UTF-8 early on: garbage seldom is UTF-8, and the
     // file should be fetched again, not converted.
-    const truncated = join(dir, 'latin1-truncated.csv.gz');
+    const truncated = join(bed.dir, 'latin1-truncated.csv.gz');
     const latin1 = Buffer.from([HEADER, ...dailyRows(['Curaçao'], 1000)].join('\n'), 'latin1');
     const whole = gzipSync(latin1);
     writeFileSync(truncated, whole.subarray(0, whole.length / 2));
@@ -126,7 +104,7 @@ describe('admin command line: files that import refuses or stops on', () => {
 
   it('refuses a file that is not UTF-8 as a whole, naming the line of the first bad byte', async () => {
     // Latin-1 ç: the parser would have stored U+FFFD in its place (« Fran�e »).
-    const latin1 = join(dir, 'latin1.csv');
+    const latin1 = join(bed.dir, 'latin1.csv');
     writeFileSync(latin1, Buffer.from(`${HEADER}\n2021-01-01,Fran\xe7e,1,1,0,0\n`, 'latin1'));
     expect(await cli('import', 'covid', latin1)).toEqual({
       code: 1,
@@ -145,7 +123,7 @@ describe('admin command line: files that import refuses or stops on', () => {
       Buffer.byteLength(`${lines.slice(0, 900).join('\n')}\n`) +
       Buffer.from(lines[900]).indexOf('’');
     expect(text.subarray(at, at + 3).toString()).toBe('’');
-    const windows = join(dir, 'windows-1252.csv.gz');
+    const windows = join(bed.dir, 'windows-1252.csv.gz');
     writeFileSync(
       windows,
       gzipSync(Buffer.concat([text.subarray(0, at), Buffer.from([0x92]), text.subarray(at + 3)])),
@@ -157,15 +135,15 @@ describe('admin command line: files that import refuses or stops on', () => {
         `Windows-1252 file?); nothing was imported; convert the file first, e.g. ` +
         `gunzip -c ${windows} | iconv -f latin1 -t utf-8 > utf8.csv\n`,
     );
-    expect(await tableRows(t.dataSource, 'covid_data')).toEqual([]);
+    expect(await tableRows(bed.t.dataSource, 'covid_data')).toEqual([]);
   });
 
   it('reads UTF-8 with a BOM and characters split between two chunks', async () => {
     const rows = dailyRows(['Côte d’Ivoire', 'Curaçao', '🦠land'], 800);
-    const plain = join(dir, 'straddling.csv');
+    const plain = join(bed.dir, 'straddling.csv');
     writeFileSync(plain, straddlingFirstChunk(rows));
     // The same rows gzipped (gunzip hands out 16 KiB pieces) and with a BOM.
-    const gzip = join(dir, 'utf8-bom.csv.gz');
+    const gzip = join(bed.dir, 'utf8-bom.csv.gz');
     writeFileSync(gzip, gzipSync(`${BOM}${[HEADER, ...rows].join('\r\n')}\r\n`));
 
     for (const [file, inserted, updated] of [
@@ -182,13 +160,13 @@ describe('admin command line: files that import refuses or stops on', () => {
         `format:    trimmed\nrows read: ${rows.length}\ninserted:  ${inserted}\nupdated:   ${updated}\n`,
       );
     }
-    const stored = await tableRows(t.dataSource, 'covid_data');
+    const stored = await tableRows(bed.t.dataSource, 'covid_data');
     const lines = stored.map((r) => `${r.date},${r.country},${r.total_cases},${r.new_cases},0,0`);
     expect(lines.sort()).toEqual([...rows].sort());
   });
 
   it('says that a header it cannot read is unreadable, not that the file is empty', async () => {
-    const file = join(dir, 'badheader.csv');
+    const file = join(bed.dir, 'badheader.csv');
     writeFileSync(file, '"date,country\n2021-01-01,Q\n');
     expect(await cli('import', 'covid', file)).toEqual({
       code: 1,
@@ -202,7 +180,7 @@ describe('admin command line: files that import refuses or stops on', () => {
   it('refuses a file without line breaks once its first record exceeds 64 KiB', async () => {
     // Before the limit, csv-parse piled the whole file into one field (a few MB: seconds; a huge
     // file: minutes and a gigabyte of memory), then said `unrecognised CSV header`.
-    const file = join(dir, 'no-newline.csv');
+    const file = join(bed.dir, 'no-newline.csv');
     writeFileSync(file, 'date,country,'.repeat(400_000));
     expect(await cli('import', 'covid', file)).toEqual({
       code: 1,
@@ -222,7 +200,7 @@ describe('admin command line: files that import refuses or stops on', () => {
       dailyRows(['Mali', 'Iran'], 1000),
     );
     const after = dailyRows(['Oman', 'Fiji', 'Togo'], 1000);
-    const file = join(dir, 'open-quote.csv');
+    const file = join(bed.dir, 'open-quote.csv');
     writeFileSync(file, [HEADER, ...before, '2021-01-01,"Open, 1,1,0,0', ...after].join('\n'));
     const result = await cli('import', 'covid', file);
     expect(result.code).toBe(1);
@@ -235,7 +213,7 @@ describe('admin command line: files that import refuses or stops on', () => {
         'rows of these files are under 1 KB: line breaks missing, or a quote left open; the ' +
         'import stopped there, every row up to line 6001 was imported\n',
     );
-    const stored = await tableRows(t.dataSource, 'covid_data');
+    const stored = await tableRows(bed.t.dataSource, 'covid_data');
     expect(stored.map((r) => `${r.date},${r.country},${r.total_cases},1,0,0`).sort()).toEqual(
       before.sort(),
     );
@@ -248,14 +226,14 @@ describe('admin command line: files that import refuses or stops on', () => {
       .map((word) => `'${word}'`)
       .join(' ');
     const terminal = spawn('script', ['-qefc', command, '/dev/null'], {
-      env: { PATH: process.env.PATH ?? '', TERM: 'xterm', ...env },
+      env: { PATH: process.env.PATH ?? '', TERM: 'xterm', ...bed.env },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     let output = '';
     terminal.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => terminal.on('close', resolve));
     try {
-      expect(await firstBatchCommitted(t)).toBe(true);
+      expect(await firstBatchCommitted(bed.t)).toBe(true);
       terminal.stdin.write('\x03');
       expect(await exited).toBe(130);
     } finally {
@@ -264,7 +242,7 @@ describe('admin command line: files that import refuses or stops on', () => {
     const hidden = output.lastIndexOf('\x1b[?25l\x1b[?7l');
     expect(hidden).toBeGreaterThanOrEqual(0);
     expect(output.slice(hidden)).toContain('\x1b[?25h\x1b[?7h');
-    const written = (await tableRows(t.dataSource, 'covid_data')).length;
+    const written = (await tableRows(bed.t.dataSource, 'covid_data')).length;
     expect(output).toContain(
       `\r\nformat:    trimmed\r\nrows read: ${/rows read: (\d+)/.exec(output)?.[1]}\r\n` +
         `inserted:  ${written}\r\nupdated:   0\r\nskipped:   0\r\n`,
@@ -277,11 +255,7 @@ describe('admin command line: import seen by API instances that share Redis (RED
   /** A Redis database of this file's own (the other files use 1 to 3), flushed first. */
   const REDIS_URL = 'redis://127.0.0.1:6379/5';
 
-  beforeAll(async () => {
-    const redis = new Redis(REDIS_URL);
-    await redis.flushdb();
-    await redis.quit();
-  });
+  beforeAll(() => flushRedisDb(REDIS_URL));
 
   const totalsOf = async (t: TestApp) =>
     (await t.http.get('/api/covid/public/totals')).body as Record<string, number>;

@@ -7,6 +7,7 @@ import { MESSAGES } from '@app/common';
 import { CHANGE_CHANNELS, RedisConnections } from '@app/database';
 import { RecordChangeService } from '@app/series';
 import { databaseEnv, eventually, runCli } from './support/cli';
+import { flushRedisDb } from './support/cli-test-bed';
 import { TestApp, bootTestApp } from './support/test-app';
 
 /** Our own Redis logical database, flushed at the start. */
@@ -32,11 +33,7 @@ async function statusesAcross(instances: TestApp[], requests: number) {
 }
 
 describe('several instances', () => {
-  beforeAll(async () => {
-    const redis = new Redis(REDIS_URL);
-    await redis.flushdb();
-    await redis.quit();
-  });
+  beforeAll(() => flushRedisDb(REDIS_URL));
 
   it('share one rate-limit budget per client through Redis (REDIS_URL)', async () => {
     const env = { REDIS_URL, THROTTLE_LIMIT: String(LIMIT), THROTTLE_TTL: '60' };
@@ -97,11 +94,7 @@ describe('several instances', () => {
   describe('cached reads (CACHE_TTL_MS of an hour)', () => {
     // A Redis database of their own: the tests above leave alice's budget spent in theirs.
     const REDIS_URL = 'redis://127.0.0.1:6379/3';
-    beforeAll(async () => {
-      const redis = new Redis(REDIS_URL);
-      await redis.flushdb();
-      await redis.quit();
-    });
+    beforeAll(() => flushRedisDb(REDIS_URL));
 
     const record = (date: string, totalCases: number) => ({
       date,
