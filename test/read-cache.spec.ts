@@ -44,3 +44,40 @@ describe('ReadCache', () => {
     expect(await cache.get('a', load)).toBe(4);
   });
 });
+
+describe('ReadCache.getCached', () => {
+  it('tells whether the cache still holds the value: until invalidate()', async () => {
+    const cache = new ReadCache(60_000);
+    const first = await cache.getCached('k', () => Promise.resolve('a'));
+    const again = await cache.getCached('k', () => Promise.resolve('b'));
+    expect([first.value, again.value]).toEqual(['a', 'a']);
+    expect([first.isCurrent(), again.isCurrent()]).toEqual([true, true]);
+    cache.invalidate();
+    expect([first.isCurrent(), again.isCurrent()]).toEqual([false, false]);
+    const reloaded = await cache.getCached('k', () => Promise.resolve('c'));
+    expect(reloaded.value).toBe('c');
+    expect([first.isCurrent(), reloaded.isCurrent()]).toEqual([false, true]);
+  });
+
+  it('until the value expires, counted from the start of its query', async () => {
+    const cache = new ReadCache(1000);
+    const started = Date.now();
+    const value = await cache.getCached('k', () => Promise.resolve('a'));
+    expect(value.isCurrent(started + 999 - 50)).toBe(true);
+    expect(value.isCurrent(Date.now() + 1000)).toBe(false);
+  });
+
+  it('never, when the cache is off', async () => {
+    const cache = new ReadCache(0);
+    const value = await cache.getCached('k', () => Promise.resolve('a'));
+    expect(value.value).toBe('a');
+    expect(value.isCurrent()).toBe(false);
+  });
+
+  it('not for a value that another key replaced in a full cache', async () => {
+    const cache = new ReadCache(60_000, 1);
+    const first = await cache.getCached('k', () => Promise.resolve('a'));
+    await cache.getCached('other', () => Promise.resolve('b'));
+    expect(first.isCurrent()).toBe(false);
+  });
+});

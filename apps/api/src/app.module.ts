@@ -30,7 +30,9 @@ export class AppModule {
         HealthModule,
       ],
       providers: [
-        { provide: APP_FILTER, useClass: AllExceptionsFilter },
+        // Also under its class: the answers served before Nest's router use the same instance.
+        AllExceptionsFilter,
+        { provide: APP_FILTER, useExisting: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: ValidationPipe },
       ],
     };

@@ -9,6 +9,7 @@ import { closeConnectionsWhenStopping } from './health/connection-close.hook';
 import { PinoNestLogger, createAppLogger } from './logging/app-logger';
 import { logRequests } from './logging/request-log';
 import { echoRequestId, requestId } from './logging/request-id';
+import { serveCachedResponses } from './response-cache/serve-cached-responses';
 import { enableCors, registerSecurityHeaders } from './security/http-security';
 import { SHUTDOWN_SIGNALS } from './shutdown-deadline';
 import { CLIENT_TIMEOUTS } from './client-timeouts';
@@ -62,6 +63,7 @@ export async function createApp(
   registerSecurityHeaders(app);
   requireHostHeader(app);
   enableCors(app, config);
+  serveCachedResponses(app);
   setupApiDocs(app);
   // SIGTERM/SIGINT: stop accepting, finish requests in flight, close the pools, exit 0.
   app.enableShutdownHooks([...SHUTDOWN_SIGNALS], { useProcessExit: true });

@@ -4,6 +4,24 @@ interface Entry {
 }
 
 /**
+ * A value read through a `ReadCache`, which can tell whether the cache still holds it: until it
+ * expires, or the cache is invalidated. The response cache (apps/api) serves an answer made of it
+ * exactly that long.
+ */
+export class CachedValue<T> {
+  constructor(
+    readonly value: T,
+    private readonly held: (now: number) => boolean,
+  ) {}
+
+  isCurrent(now = Date.now()): boolean {
+    return this.held(now);
+  }
+}
+
+const NEVER_HELD = (): boolean => false;
+
+/**
  * Answers of read queries, kept at most `ttlMs` (counted from the start of the query) and dropped
  * at once by `invalidate()`, which every write of this instance calls after it commits, and which
  * announcements of other instances' writes and CLI imports call too (`REDIS_URL`). Without Redis,
@@ -20,10 +38,28 @@ export class ReadCache {
   ) {}
 
   get<T>(key: string, load: () => Promise<T>): Promise<T> {
-    if (this.ttlMs <= 0) return load();
+    return (this.entry(key, load)?.value ?? load()) as Promise<T>;
+  }
+
+  /** Like `get`, with whether the cache still holds the value (never, when the cache is off). */
+  async getCached<T>(key: string, load: () => Promise<T>): Promise<CachedValue<T>> {
+    const entry = this.entry(key, load);
+    if (entry === undefined) return new CachedValue(await load(), NEVER_HELD);
+    const value = (await entry.value) as T;
+    return new CachedValue(value, (now) => entry.expires > now && this.entries.get(key) === entry);
+  }
+
+  /** Forgets everything, including queries still running (their callers still get them). */
+  invalidate(): void {
+    this.entries.clear();
+  }
+
+  /** The entry of `key`, loaded now if missing or expired; undefined when the cache is off. */
+  private entry(key: string, load: () => Promise<unknown>): Entry | undefined {
+    if (this.ttlMs <= 0) return undefined;
     const now = Date.now();
     const hit = this.entries.get(key);
-    if (hit && hit.expires > now) return hit.value as Promise<T>;
+    if (hit && hit.expires > now) return hit;
     const value = load();
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     const entry = { expires: now + this.ttlMs, value };
@@ -31,11 +67,6 @@ export class ReadCache {
     value.catch(() => {
       if (this.entries.get(key) === entry) this.entries.delete(key);
     });
-    return value;
-  }
-
-  /** Forgets everything, including queries still running (their callers still get them). */
-  invalidate(): void {
-    this.entries.clear();
+    return entry;
   }
 }

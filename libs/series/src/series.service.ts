@@ -2,7 +2,7 @@ import { ApiError, MESSAGES, addDays, countryKey } from '@app/common';
 import { DatabaseDeadlineError, isUniqueViolation } from '@app/database';
 import { DEFAULT_LIST_LIMIT, ListQueryDto, RecordBodyDto } from './dto';
 import { ConcurrencyLimit } from './concurrency-limit';
-import { ReadCache } from './read-cache';
+import { CachedValue, ReadCache } from './read-cache';
 import { SeriesRepository } from './series.repository';
 import {
   CountryStats,
@@ -91,14 +91,15 @@ export class SeriesService {
 
   /**
    * A public answer as JSON text, cached as text: serialising it again for each request was the
-   * largest cost of a cached answer (bench profile).
+   * largest cost of a cached answer (bench profile). With whether the cache still holds it: the
+   * API's response cache serves the answer that long (`@CachedResponse()`).
    */
-  publicJson(answer: 'latest' | 'totals' | 'summary'): Promise<string> {
-    return this.cache.get(`json:${answer}`, async () => JSON.stringify(await this[answer]()));
+  publicJson(answer: 'latest' | 'totals' | 'summary'): Promise<CachedValue<string>> {
+    return this.cache.getCached(`json:${answer}`, async () => JSON.stringify(await this[answer]()));
   }
 
-  countryWindowJson(country: string): Promise<string> {
-    return this.cache.get(`json:country:${countryKey(country)}`, async () =>
+  countryWindowJson(country: string): Promise<CachedValue<string>> {
+    return this.cache.getCached(`json:country:${countryKey(country)}`, async () =>
       JSON.stringify(await this.countryWindow(country)),
     );
   }

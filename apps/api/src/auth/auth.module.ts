@@ -7,16 +7,20 @@ import { TokenGuard } from './token.guard';
 import { TokenService } from './token.service';
 
 /**
- * Tokens and who may call what. The guards run in this order: the rate limit first (so that
- * guessing tokens is limited too), then the token check.
+ * The application's guards, in the order they run: the rate limit first (so that guessing tokens is
+ * limited too), then the token check. Provided under their classes as well, so that the answers
+ * served before Nest's router (`serveCachedResponses`) go through the very same instances.
  */
+export const GLOBAL_GUARDS = [ClientThrottlerGuard, TokenGuard] as const;
+
+/** Tokens and who may call what. */
 @Module({
   imports: [RateLimitModule, RedisModule],
   providers: [
     ApiTokenRepository,
     TokenService,
-    { provide: APP_GUARD, useClass: ClientThrottlerGuard },
-    { provide: APP_GUARD, useClass: TokenGuard },
+    ...GLOBAL_GUARDS,
+    ...GLOBAL_GUARDS.map((guard) => ({ provide: APP_GUARD, useExisting: guard })),
   ],
   exports: [TokenService],
 })

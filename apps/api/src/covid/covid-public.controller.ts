@@ -1,14 +1,16 @@
 import { Controller, Get, Header, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { MESSAGES } from '@app/common';
-import { InjectSeries, SeriesService } from '@app/series';
+import { CachedValue, InjectSeries, SeriesService } from '@app/series';
 import { Public } from '../auth/public.decorator';
+import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { ApiBadRequest, ApiCommonErrors, ApiNotFound } from '../common/api-responses';
 import { CountryParamDto } from '../common/country-param.dto';
 import { JSON_TYPE } from '../common/json-content-type';
 import { RecordResponse, TotalsResponse } from '../series/series.responses';
 
 @Public()
+@CachedResponse()
 @ApiTags('COVID-19 (public)')
 @ApiCommonErrors()
 @Controller('covid/public')
@@ -21,7 +23,7 @@ export class CovidPublicController {
     summary: 'The 10 most recent records over all countries (date, then id, descending)',
   })
   @ApiOkResponse({ description: 'At most 10 records', type: [RecordResponse] })
-  latest(): Promise<string> {
+  latest(): Promise<CachedValue<string>> {
     return this.series.publicJson('latest');
   }
 
@@ -37,7 +39,7 @@ export class CovidPublicController {
     details: ['country : doit contenir de 1 à 100 caractères'],
   })
   @ApiNotFound(MESSAGES.countryNotFound)
-  country(@Param() { country }: CountryParamDto): Promise<string> {
+  country(@Param() { country }: CountryParamDto): Promise<CachedValue<string>> {
     return this.series.countryWindowJson(country);
   }
 
@@ -45,7 +47,7 @@ export class CovidPublicController {
   @Header('Content-Type', JSON_TYPE)
   @ApiOperation({ summary: "Worldwide totals: sums of each country's most recent record" })
   @ApiOkResponse({ description: 'Zeros when there is no record', type: TotalsResponse })
-  totals(): Promise<string> {
+  totals(): Promise<CachedValue<string>> {
     return this.series.publicJson('totals');
   }
 }

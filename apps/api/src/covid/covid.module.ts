@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { COVID_SERIES, SeriesModule } from '@app/series';
+import { ResponseCacheModule } from '../response-cache/response-cache.module';
 import { CovidDataController } from './covid-data.controller';
 import { CovidPublicController } from './covid-public.controller';
 
 const covidSeries = SeriesModule.forSeries(COVID_SERIES);
 
 @Module({
-  imports: [covidSeries],
+  imports: [covidSeries, ResponseCacheModule],
   controllers: [CovidPublicController, CovidDataController],
   exports: [covidSeries],
 })

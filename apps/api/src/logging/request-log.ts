@@ -2,6 +2,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { Logger } from 'pino';
 import { TokenService } from '../auth/token.service';
+import { ResponseCache } from '../response-cache/response-cache';
 import { APP_LOGGER } from './logging.module';
 
 const HEALTH_PATH = '/api/health';
@@ -21,8 +22,8 @@ function pathOf(request: FastifyRequest): string {
 
 /**
  * One JSON line per request, written when the response is sent: `requestId`, `method`, `path`
- * (no query string), `status`, `durationMs` and `client` (the token's client name, never the
- * token). Request headers are never logged. A Fastify hook, not an HTTP middleware: measured,
+ * (no query string), `status`, `durationMs`, `client` (the token's client name, never the
+ * token) and, on answers served from the response cache, `cache: "hit"`. Request headers are never logged. A Fastify hook, not an HTTP middleware: measured,
  * a pino-http middleware with a child logger per request cost 60 % of the throughput.
  */
 export function logRequests(app: NestFastifyApplication): void {
@@ -47,6 +48,8 @@ export function logRequests(app: NestFastifyApplication): void {
             status,
             durationMs: Math.round(reply.elapsedTime),
             client: caller.kind === 'client' ? caller.client : null,
+            // Only on answers served from the response cache, before Nest's router.
+            ...(ResponseCache.wasServed(request) && { cache: 'hit' }),
           },
           'request completed',
         );

@@ -1,12 +1,14 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { InjectSeries, SeriesService } from '@app/series';
+import { CachedValue, InjectSeries, SeriesService } from '@app/series';
 import { Public } from '../auth/public.decorator';
+import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { ApiCommonErrors } from '../common/api-responses';
 import { JSON_TYPE } from '../common/json-content-type';
 import { SeriesSummaryResponse } from '../series/series.responses';
 
 @Public()
+@CachedResponse()
 @ApiTags('MPOX (public)')
 @ApiCommonErrors()
 @Controller('mpox/public')
@@ -20,7 +22,7 @@ export class MpoxPublicController {
       'MPOX totals (sums of each country’s latest record), countries, last date and top 5 countries',
   })
   @ApiOkResponse({ description: 'The summary', type: SeriesSummaryResponse })
-  summary(): Promise<string> {
+  summary(): Promise<CachedValue<string>> {
     return this.series.publicJson('summary');
   }
 }

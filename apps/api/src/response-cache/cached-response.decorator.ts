@@ -1,0 +1,11 @@
+import { UseInterceptors } from '@nestjs/common';
+import { ResponseCacheInterceptor } from './response-cache.interceptor';
+
+/**
+ * For GET routes whose handler answers a `CachedValue` (JSON text read through a `ReadCache`) that
+ * depends only on the URL, never on the caller, a header or the time: the answer is sent as is, and
+ * served again for the same URL, while the `ReadCache` holds it, without Nest's router, pipes and
+ * controller (the global guards still run, see `serveCachedResponses`).
+ */
+export const CachedResponse = (): MethodDecorator & ClassDecorator =>
+  UseInterceptors(ResponseCacheInterceptor);

@@ -1,0 +1,61 @@
+import { Injectable, Type } from '@nestjs/common';
+import { CachedValue } from '@app/series';
+
+type Handler = (...args: never[]) => unknown;
+
+const SERVED = Symbol('servedFromResponseCache');
+
+interface Served {
+  [SERVED]?: true;
+}
+
+/** A successful answer of a `@CachedResponse()` route, as its controller sent it. */
+export interface CachedAnswer {
+  contentType: string;
+  /** The cached value the controller answered (JSON text): served while its cache holds it. */
+  source: CachedValue<string>;
+  /** The route that made it: the guards run against it again for every request served. */
+  classRef: Type<unknown>;
+  handler: Handler;
+}
+
+/**
+ * The answers of the public routes by request URL (path and query string, as sent), each kept
+ * exactly as long as the cached value it is (the `ReadCache` entry it is: at most `CACHE_TTL_MS`, dropped
+ * by every write of this instance and every change announced by the others). Bounded like
+ * `ReadCache`: past `maxEntries` URLs it starts again from empty.
+ */
+@Injectable()
+export class ResponseCache {
+  private readonly answers = new Map<string, CachedAnswer>();
+
+  constructor(private readonly maxEntries = 1000) {}
+
+  /** The answer for `url`, if one is kept and still current. */
+  get(url: string): CachedAnswer | undefined {
+    const answer = this.answers.get(url);
+    if (answer === undefined) return undefined;
+    if (answer.source.isCurrent()) return answer;
+    this.answers.delete(url);
+    return undefined;
+  }
+
+  /** Keeps `answer` for `url`, unless what it was made of has changed already. */
+  set(url: string, answer: CachedAnswer): void {
+    if (!answer.source.isCurrent()) return;
+    if (this.answers.size >= this.maxEntries && !this.answers.has(url)) this.answers.clear();
+    this.answers.set(url, answer);
+  }
+
+  /**
+   * Notes on `request` that it was answered from here (the request log says so). A property, not
+   * a WeakSet: tens of thousands of weak entries a second weigh on the garbage collector.
+   */
+  static markServed(request: object): void {
+    (request as Served)[SERVED] = true;
+  }
+
+  static wasServed(request: object): boolean {
+    return (request as Served)[SERVED] === true;
+  }
+}

@@ -1,0 +1,214 @@
+import { MESSAGES } from '@app/common';
+import { Response } from 'supertest';
+import { recordBody } from './support/fixtures';
+import { TestApp, bootTestApp } from './support/test-app';
+
+interface LogLine {
+  requestId?: string;
+  status?: number;
+  cache?: string;
+}
+
+const record = (date: string, country: string, totalCases: number) =>
+  recordBody({ date, country, total_cases: totalCases, total_deaths: 1 });
+
+/** Boots the app with its request log lines captured. */
+async function bootLogged(env: Record<string, string>) {
+  const raw: string[] = [];
+  const t = await bootTestApp(
+    { LOG_LEVEL: 'info', ...env },
+    { logDestination: { write: (line: string) => raw.push(line) } },
+  );
+  /** The log line of the request that `response` answered. */
+  const lineOf = (response: Response): LogLine | undefined =>
+    raw
+      .flatMap((chunk) => chunk.split('\n').filter(Boolean))
+      .map((line) => JSON.parse(line) as LogLine)
+      .find((line) => line.requestId === response.headers['x-request-id']);
+  /** Whether the answer came from the response cache (its log line says `cache: "hit"`). */
+  const fromMemory = (response: Response): boolean => {
+    const line = lineOf(response);
+    if (line === undefined) throw new Error('no log line for this request');
+    return line.cache === 'hit';
+  };
+  return { t, fromMemory, lineOf };
+}
+
+/** The headers of an answer, without those that differ on every request. */
+const stableHeaders = (response: Response): Record<string, string> => {
+  const headers = { ...(response.headers as Record<string, string>) };
+  delete headers.date;
+  delete headers['x-request-id'];
+  delete headers['x-ratelimit-remaining'];
+  return headers;
+};
+
+const ORIGIN = 'https://dashboard.example.com';
+
+describe('response cache (public answers served before Nest)', () => {
+  describe('with the defaults', () => {
+    let t: TestApp;
+    let fromMemory: (response: Response) => boolean;
+    beforeAll(async () => {
+      ({ t, fromMemory } = await bootLogged({ CORS_ORIGINS: ORIGIN }));
+      for (const body of [record('2021-01-01', 'France', 10), record('2021-01-02', 'Chile', 20)]) {
+        expect((await t.http.post('/api/covid/data').set(t.auth()).send(body)).status).toBe(201);
+      }
+      const mpox = record('2022-06-01', 'Peru', 5);
+      expect((await t.http.post('/api/mpox/data').set(t.auth()).send(mpox)).status).toBe(201);
+    });
+    afterAll(() => t.close());
+
+    it.each([
+      '/api/covid/public/latest',
+      '/api/covid/public/totals',
+      '/api/covid/public/country/France',
+      '/api/covid/public/country/%20chile%20',
+      '/api/mpox/public/summary',
+      '/api/covid/public/latest?page=2',
+    ])('answers %s again from memory, with the same status, headers and bytes', async (url) => {
+      const first = await t.http.get(url).set('Origin', ORIGIN);
+      const again = await t.http.get(url).set('Origin', ORIGIN);
+      expect(first.status).toBe(200);
+      expect(fromMemory(first)).toBe(false);
+      expect(fromMemory(again)).toBe(true);
+      expect(again.status).toBe(200);
+      expect(again.text).toBe(first.text);
+      expect(stableHeaders(again)).toEqual(stableHeaders(first));
+      expect(Object.keys(again.headers).sort()).toEqual(Object.keys(first.headers).sort());
+      expect(again.headers['access-control-allow-origin']).toBe(ORIGIN);
+      expect(again.headers['x-content-type-options']).toBe('nosniff');
+      expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+      // The hit was counted against the caller's budget like any other request.
+      expect(Number(again.headers['x-ratelimit-remaining'])).toBe(
+        Number(first.headers['x-ratelimit-remaining']) - 1,
+      );
+    });
+
+    it("shows this instance's writes at once", async () => {
+      await t.http.get('/api/covid/public/totals');
+      const before = await t.http.get('/api/covid/public/totals');
+      expect(fromMemory(before)).toBe(true);
+      expect(before.body).toEqual({ total_cases: 30, total_deaths: 2 });
+
+      const created = await t.http
+        .post('/api/covid/data')
+        .set(t.auth())
+        .send(record('2021-01-03', 'France', 15));
+      expect(created.status).toBe(201);
+      const after = await t.http.get('/api/covid/public/totals');
+      expect(fromMemory(after)).toBe(false);
+      expect(after.body).toEqual({ total_cases: 35, total_deaths: 2 });
+      const latest = await t.http.get('/api/covid/public/latest');
+      expect((latest.body as { id: number }[])[0].id).toBe(created.body.id);
+
+      const deleted = await t.http.delete(`/api/covid/data/${created.body.id}`).set(t.auth());
+      expect(deleted.status).toBe(200);
+      expect((await t.http.get('/api/covid/public/totals')).body).toEqual({
+        total_cases: 30,
+        total_deaths: 2,
+      });
+      // The MPOX write changed nothing of COVID's, but is seen on its own route.
+      await t.http.get('/api/mpox/public/summary');
+      await t.http
+        .post('/api/mpox/data')
+        .set(t.auth())
+        .send(record('2022-06-02', 'Peru', 7));
+      const summary = await t.http.get('/api/mpox/public/summary');
+      expect(fromMemory(summary)).toBe(false);
+      expect(summary.body).toMatchObject({ total_cases: 7 });
+    });
+
+    it('keeps no error: a bad or unknown country is refused every time, through Nest', async () => {
+      for (const url of [
+        `/api/covid/public/country/${'x'.repeat(101)}`,
+        '/api/covid/public/country/Atlantis',
+      ]) {
+        const first = await t.http.get(url);
+        const again = await t.http.get(url);
+        expect([first.status, again.status]).toEqual(
+          url.includes('Atlantis') ? [404, 404] : [400, 400],
+        );
+        expect(again.body).toEqual(first.body);
+        expect([fromMemory(first), fromMemory(again)]).toEqual([false, false]);
+      }
+      expect((await t.http.get('/api/covid/public/country/Atlantis')).body).toEqual({
+        error: MESSAGES.countryNotFound,
+      });
+    });
+
+    it('answers HEAD through Nest, with the headers of the GET and no body', async () => {
+      const get = await t.http.get('/api/covid/public/latest');
+      const head = await t.http.head('/api/covid/public/latest');
+      expect(head.status).toBe(200);
+      expect(fromMemory(head)).toBe(false);
+      expect(head.text).toBeUndefined();
+      expect(head.headers['content-type']).toBe(get.headers['content-type']);
+      expect(head.headers['content-length']).toBe(get.headers['content-length']);
+    });
+  });
+
+  it('counts answers from memory in the rate limit, and refuses them like any other', async () => {
+    const { t, fromMemory, lineOf } = await bootLogged({ THROTTLE_LIMIT: '3' });
+    try {
+      const answers: Response[] = [];
+      for (let i = 0; i < 3; i++) answers.push(await t.http.get('/api/covid/public/latest'));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+      expect(answers.map(fromMemory)).toEqual([false, true, true]);
+      expect(answers.map((a) => a.headers['x-ratelimit-remaining'])).toEqual(['2', '1', '0']);
+
+      const refused = await t.http.get('/api/covid/public/latest');
+      const refusedElsewhere = await t.http.get('/api/covid/public/country/Atlantis');
+      for (const response of [refused, refusedElsewhere]) {
+        expect(response.status).toBe(429);
+        expect(response.body).toEqual({ error: MESSAGES.tooManyRequests });
+        expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+        expect(response.headers['x-content-type-options']).toBe('nosniff');
+        expect(lineOf(response)).toMatchObject({ status: 429 });
+        expect(fromMemory(response)).toBe(false);
+      }
+      expect(stableHeaders(refused)).toEqual({
+        ...stableHeaders(refusedElsewhere),
+        'retry-after': refused.headers['retry-after'],
+      });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('follows the read cache: gone when CACHE_TTL_MS runs out, never kept with the cache off', async () => {
+    const short = await bootLogged({ CACHE_TTL_MS: '300' });
+    try {
+      const { t, fromMemory } = short;
+      await t.http
+        .post('/api/covid/data')
+        .set(t.auth())
+        .send(record('2021-01-01', 'France', 10));
+      await t.http.get('/api/covid/public/totals');
+      // A write this instance does not hear of (another instance without Redis, the CLI).
+      await t.dataSource.query(
+        `INSERT INTO covid_data (date, country, country_key, total_cases, new_cases, total_deaths, new_deaths)
+         VALUES ('2021-01-01', 'Peru', 'peru', 1000, 0, 0, 0)`,
+      );
+      const stale = await t.http.get('/api/covid/public/totals');
+      expect(fromMemory(stale)).toBe(true);
+      expect(stale.body).toEqual({ total_cases: 10, total_deaths: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const fresh = await t.http.get('/api/covid/public/totals');
+      expect(fromMemory(fresh)).toBe(false);
+      expect(fresh.body).toEqual({ total_cases: 1010, total_deaths: 1 });
+    } finally {
+      await short.t.close();
+    }
+
+    const off = await bootLogged({ CACHE_TTL_MS: '0' });
+    try {
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await off.t.http.get('/api/covid/public/latest'));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+      expect(answers.map(off.fromMemory)).toEqual([false, false, false]);
+    } finally {
+      await off.t.close();
+    }
+  });
+});
