@@ -20,6 +20,7 @@ import {
 import { ApiError, MESSAGES } from '@app/common';
 import { TokenService } from '../auth/token.service';
 import { RouteMemo } from '../common/route-memo';
+import { MemoryThrottlerStorage } from './memory-throttler.storage';
 
 interface TrackedRequest {
   ip: string;
@@ -33,6 +34,12 @@ interface HeaderSetter {
 /** What `ThrottlerGuard.canActivate` works out for one throttler of one route, minus the context. */
 type RouteThrottle = Omit<ThrottlerRequest, 'context'>;
 
+/** The throttlers of one route, and whether they can be counted at once (`countNow`). */
+interface Route {
+  throttles: RouteThrottle[];
+  now: boolean;
+}
+
 /**
  * The rate limit per client: the token's client when a valid token is sent, otherwise the
  * caller's address. A 429 always carries `Retry-After` (whole seconds, at least 1).
@@ -40,13 +47,15 @@ type RouteThrottle = Omit<ThrottlerRequest, 'context'>;
  * The library's `canActivate` reads six metadata keys per throttler and awaits each resolved value
  * on every request. Route metadata does not change after start-up, so this guard works it out once
  * per route and then only counts the hit (`handleRequest`, the library's own). Routes whose limits
- * are computed per request (functions, `skipIf`) keep the library's path.
+ * are computed per request (functions, `skipIf`) keep the library's path. With the counters in
+ * this process's memory (no `REDIS_URL`), the hit is counted without a promise (`countNow`, the
+ * same steps as `handleRequest`): measured on the answers served before Nest's router
+ * (`serveCachedResponses`), 1.7 to 1.8 µs less CPU per request (README, Performance).
+ * `shouldSkip` is not overridden here: the library's answers false, so it is not asked.
  */
 @Injectable()
 export class ClientThrottlerGuard extends ThrottlerGuard {
-  private readonly routes = new RouteMemo((handler, classRef) =>
-    this.routeThrottles(handler, classRef),
-  );
+  private readonly routes = new RouteMemo((handler, classRef) => this.route(handler, classRef));
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
@@ -60,11 +69,55 @@ export class ClientThrottlerGuard extends ThrottlerGuard {
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const route = this.routes.get(context);
     if (route === null) return super.canActivate(context);
-    if (await this.shouldSkip(context)) return true;
-    for (const throttle of route) {
+    if (route.now) return this.countNow(context, route.throttles);
+    for (const throttle of route.throttles) {
       if (!(await this.handleRequest({ context, ...throttle }))) return false;
     }
     return true;
+  }
+
+  /** `handleRequest` step by step, with counters that answer at once (`MemoryThrottlerStorage`). */
+  private countNow(context: ExecutionContext, throttles: RouteThrottle[]): true {
+    const storage = this.storageService as MemoryThrottlerStorage;
+    const request = context.getArgByIndex<TrackedRequest>(0);
+    const response = context.getArgByIndex<HeaderSetter>(1);
+    const tracker = this.trackerOf(request);
+    for (const { throttler, limit, ttl, blockDuration, generateKey } of throttles) {
+      const name = throttler.name as string;
+      const key = generateKey(context, tracker, name);
+      const record = storage.incrementNow(key, ttl, limit, blockDuration, name);
+      const suffix = name === 'default' ? '' : `-${name}`;
+      const setHeaders = throttler.setHeaders ?? this.commonOptions.setHeaders ?? true;
+      if (record.isBlocked) {
+        if (setHeaders) response.header(`Retry-After${suffix}`, record.timeToBlockExpire);
+        this.refuse(response, record.timeToBlockExpire);
+      }
+      if (setHeaders) {
+        response.header(`${this.headerPrefix}-Limit${suffix}`, limit);
+        response.header(
+          `${this.headerPrefix}-Remaining${suffix}`,
+          Math.max(0, limit - record.totalHits),
+        );
+        response.header(`${this.headerPrefix}-Reset${suffix}`, record.timeToExpire);
+      }
+    }
+    return true;
+  }
+
+  private route(
+    handler: (...args: never[]) => unknown,
+    classRef: abstract new (...args: never[]) => unknown,
+  ): Route | null {
+    const throttles = this.routeThrottles(handler, classRef);
+    if (throttles === null) return null;
+    const now =
+      this.storageService instanceof MemoryThrottlerStorage &&
+      this.commonOptions.ignoreUserAgents === undefined &&
+      throttles.every(
+        ({ throttler, getTracker }) =>
+          getTracker === this.commonOptions.getTracker && throttler.ignoreUserAgents === undefined,
+      );
+    return { throttles, now };
   }
 
   /** The throttlers of a route with their settled values; null when one is decided per request. */
@@ -101,17 +154,23 @@ export class ClientThrottlerGuard extends ThrottlerGuard {
   }
 
   protected override getTracker(request: Record<string, unknown>): Promise<string> {
-    const req = request as unknown as TrackedRequest;
-    const caller = this.tokens.identify(req);
-    return Promise.resolve(caller.kind === 'client' ? `client:${caller.client}` : `ip:${req.ip}`);
+    return Promise.resolve(this.trackerOf(request as unknown as TrackedRequest));
+  }
+
+  private trackerOf(request: TrackedRequest): string {
+    const caller = this.tokens.identify(request);
+    return caller.kind === 'client' ? `client:${caller.client}` : `ip:${request.ip}`;
   }
 
   protected override throwThrottlingException(
     context: ExecutionContext,
     detail: ThrottlerLimitDetail,
   ): Promise<void> {
-    const retryAfter = Math.max(1, Math.ceil(detail.timeToBlockExpire));
-    context.switchToHttp().getResponse<HeaderSetter>().header('Retry-After', retryAfter);
+    this.refuse(context.switchToHttp().getResponse<HeaderSetter>(), detail.timeToBlockExpire);
+  }
+
+  private refuse(response: HeaderSetter, timeToBlockExpire: number): never {
+    response.header('Retry-After', Math.max(1, Math.ceil(timeToBlockExpire)));
     throw new ApiError(HttpStatus.TOO_MANY_REQUESTS, MESSAGES.tooManyRequests);
   }
 }

@@ -41,6 +41,17 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationSh
     blockDuration: number,
     throttlerName: string,
   ): Promise<StorageRecord> {
+    return Promise.resolve(this.incrementNow(key, ttl, limit, blockDuration, throttlerName));
+  }
+
+  /** `increment`, answered at once: the guard counts without waiting for a promise. */
+  incrementNow(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): StorageRecord {
     const now = Date.now();
     const id = `${key}:${throttlerName}`;
     let counter = this.counters.get(id);
@@ -57,12 +68,12 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationSh
       counter.blockedUntil = now + blockDuration;
     }
     const isBlocked = counter.blockedUntil > now;
-    return Promise.resolve({
+    return {
       totalHits: counter.hits,
       timeToExpire: Math.ceil((counter.expiresAt - now) / 1000),
       isBlocked,
       timeToBlockExpire: isBlocked ? Math.ceil((counter.blockedUntil - now) / 1000) : 0,
-    });
+    };
   }
 
   /** Drops the counters whose window and block are both over. */
