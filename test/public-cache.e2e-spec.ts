@@ -156,6 +156,26 @@ describe('public aggregates cache (CACHE_TTL_MS)', () => {
     }
   });
 
+  it('builds no public answer from another cached value (it would outlive the TTL)', async () => {
+    const t = await bootTestApp({ CACHE_TTL_MS: '3600000' });
+    try {
+      // /stats/summary keeps both diseases' totals in the cache: no MPOX record yet.
+      const stats = await t.http.get('/api/stats/summary').set(t.auth());
+      expect(stats.body).toMatchObject({ mpox: { total_cases: 0 } });
+      await insertElsewhere(t, 'mpox_data', '2022-06-01', 'Peru');
+      expect((await t.http.get('/api/stats/summary').set(t.auth())).body).toMatchObject({
+        mpox: { total_cases: 0 },
+      });
+      // The MPOX summary, never asked for yet, is read from the database, not from those totals.
+      expect((await t.http.get('/api/mpox/public/summary')).body).toMatchObject({
+        total_cases: 1000,
+        countries: 1,
+      });
+    } finally {
+      await t.close();
+    }
+  });
+
   describe('turned off (CACHE_TTL_MS=0)', () => {
     let t: TestApp;
     beforeAll(async () => {

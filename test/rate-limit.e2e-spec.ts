@@ -44,3 +44,26 @@ describe('rate limiting', () => {
     }
   });
 });
+
+describe('rate limiting by address (TRUST_PROXY)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await bootTestApp({ THROTTLE_LIMIT: '2', THROTTLE_TTL: '60', TRUST_PROXY: 'true' });
+  });
+  afterAll(() => t.close());
+
+  const from = (address: string) =>
+    t.http.get('/api/covid/public/latest').set('X-Forwarded-For', address);
+
+  it('counts an IPv6 address by its /64, as the library does: changing address within it does not help', async () => {
+    expect((await from('2001:db8:1:2::1')).status).toBe(200);
+    expect((await from('2001:db8:1:2::2')).status).toBe(200);
+    const third = await from('2001:db8:1:2:ffff:ffff:ffff:ffff');
+    expect(third.status).toBe(429);
+    expect(Number(third.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // Another /64, another budget; IPv4 addresses count one by one.
+    expect((await from('2001:db8:1:3::1')).status).toBe(200);
+    expect((await from('192.0.2.1')).status).toBe(200);
+    expect((await from('192.0.2.2')).status).toBe(200);
+  });
+});

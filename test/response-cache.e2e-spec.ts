@@ -1,5 +1,6 @@
 import { MESSAGES } from '@app/common';
 import { Response } from 'supertest';
+import { flushRedisDb } from './support/cli-test-bed';
 import { recordBody } from './support/fixtures';
 import { TestApp, bootTestApp } from './support/test-app';
 
@@ -44,6 +45,7 @@ const stableHeaders = (response: Response): Record<string, string> => {
 };
 
 const ORIGIN = 'https://dashboard.example.com';
+const REDIS_URL = 'redis://127.0.0.1:6379/7';
 
 describe('response cache (public answers served before Nest)', () => {
   describe('with the defaults', () => {
@@ -148,36 +150,43 @@ describe('response cache (public answers served before Nest)', () => {
     });
   });
 
-  it('counts answers from memory in the rate limit, and refuses them like any other', async () => {
-    const { t, fromMemory, lineOf } = await bootLogged({ THROTTLE_LIMIT: '3' });
-    try {
-      const answers: Response[] = [];
-      for (let i = 0; i < 3; i++) answers.push(await t.http.get('/api/covid/public/latest'));
-      expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
-      expect(answers.map(fromMemory)).toEqual([false, true, true]);
-      expect(answers.map((a) => a.headers['x-ratelimit-remaining'])).toEqual(['2', '1', '0']);
+  it.each([
+    ['in memory', {}],
+    ['in Redis (REDIS_URL)', { REDIS_URL }],
+  ])(
+    'counts answers from memory in the rate limit (counters %s), and refuses them like any other',
+    async (_counters, env: Record<string, string>) => {
+      if (env.REDIS_URL) await flushRedisDb(REDIS_URL);
+      const { t, fromMemory, lineOf } = await bootLogged({ THROTTLE_LIMIT: '3', ...env });
+      try {
+        const answers: Response[] = [];
+        for (let i = 0; i < 3; i++) answers.push(await t.http.get('/api/covid/public/latest'));
+        expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+        expect(answers.map(fromMemory)).toEqual([false, true, true]);
+        expect(answers.map((a) => a.headers['x-ratelimit-remaining'])).toEqual(['2', '1', '0']);
 
-      const refused = await t.http.get('/api/covid/public/latest');
-      const refusedElsewhere = await t.http.get('/api/covid/public/country/Atlantis');
-      for (const response of [refused, refusedElsewhere]) {
-        expect(response.status).toBe(429);
-        expect(response.body).toEqual({ error: MESSAGES.tooManyRequests });
-        expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-        expect(response.headers['x-content-type-options']).toBe('nosniff');
-        expect(lineOf(response)).toMatchObject({ status: 429 });
-        expect(fromMemory(response)).toBe(false);
+        const refused = await t.http.get('/api/covid/public/latest');
+        const refusedElsewhere = await t.http.get('/api/covid/public/country/Atlantis');
+        for (const response of [refused, refusedElsewhere]) {
+          expect(response.status).toBe(429);
+          expect(response.body).toEqual({ error: MESSAGES.tooManyRequests });
+          expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+          expect(response.headers['x-content-type-options']).toBe('nosniff');
+          expect(lineOf(response)).toMatchObject({ status: 429 });
+          expect(fromMemory(response)).toBe(false);
+        }
+        expect(stableHeaders(refused)).toEqual({
+          ...stableHeaders(refusedElsewhere),
+          'retry-after': refused.headers['retry-after'],
+        });
+      } finally {
+        await t.close();
       }
-      expect(stableHeaders(refused)).toEqual({
-        ...stableHeaders(refusedElsewhere),
-        'retry-after': refused.headers['retry-after'],
-      });
-    } finally {
-      await t.close();
-    }
-  });
+    },
+  );
 
   it('follows the read cache: gone when CACHE_TTL_MS runs out, never kept with the cache off', async () => {
-    const short = await bootLogged({ CACHE_TTL_MS: '300' });
+    const short = await bootLogged({ CACHE_TTL_MS: '1000' });
     try {
       const { t, fromMemory } = short;
       await t.http
@@ -193,7 +202,7 @@ describe('response cache (public answers served before Nest)', () => {
       const stale = await t.http.get('/api/covid/public/totals');
       expect(fromMemory(stale)).toBe(true);
       expect(stale.body).toEqual({ total_cases: 10, total_deaths: 1 });
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await new Promise((resolve) => setTimeout(resolve, 1100));
       const fresh = await t.http.get('/api/covid/public/totals');
       expect(fromMemory(fresh)).toBe(false);
       expect(fresh.body).toEqual({ total_cases: 1010, total_deaths: 1 });

@@ -63,13 +63,21 @@ export class SeriesService {
     return this.repository.between(key, addDays(lastDate, 1 - COUNTRY_WINDOW_DAYS), lastDate);
   }
 
-  /** Sums over countries of each country's most recent record. */
-  async totals(): Promise<Totals> {
-    return sumTotals(await this.latestPerCountry());
+  /**
+   * Sums over countries of each country's most recent record, kept in the read cache (for
+   * `/stats/summary`).
+   */
+  totals(): Promise<Totals> {
+    return this.cache.get('totals', () => this.freshTotals());
   }
 
+  private async freshTotals(): Promise<Totals> {
+    return sumTotals(await this.repository.latestPerCountry());
+  }
+
+  /** Read through `publicJson`, which caches the answer (as JSON text). */
   async summary(): Promise<SeriesSummary> {
-    const latest = await this.latestPerCountry();
+    const latest = await this.repository.latestPerCountry();
     const top = [...latest]
       .sort((a, b) => b.total_cases - a.total_cases || a.country.localeCompare(b.country))
       .slice(0, TOP_COUNTRIES);
@@ -95,17 +103,20 @@ export class SeriesService {
    * API's response cache serves the answer that long (`@CachedResponse()`).
    */
   publicJson(answer: 'latest' | 'totals' | 'summary'): Promise<CachedValue<string>> {
-    return this.cache.getCached(`json:${answer}`, async () => JSON.stringify(await this[answer]()));
+    // Each answer is read from the database, never built from another cached value (`totals`):
+    // it would then outlive CACHE_TTL_MS by that value's age.
+    const read = {
+      latest: () => this.latest(),
+      totals: () => this.freshTotals(),
+      summary: () => this.summary(),
+    }[answer];
+    return this.cache.getCached(`json:${answer}`, async () => JSON.stringify(await read()));
   }
 
   countryWindowJson(country: string): Promise<CachedValue<string>> {
     return this.cache.getCached(`json:country:${countryKey(country)}`, async () =>
       JSON.stringify(await this.countryWindow(country)),
     );
-  }
-
-  private latestPerCountry(): Promise<SeriesRecord[]> {
-    return this.cache.get('latestPerCountry', () => this.repository.latestPerCountry());
   }
 
   countries(): Promise<CountrySummary[]> {

@@ -96,7 +96,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
 }
 
 /** Name, driver code and first line of the message: enough to act on, no SQL text or stack. */
-function describeError(error: ErrorWithStatus & { driverError?: ErrorWithStatus }): string {
+export function describeError(exception: unknown): string {
+  const error = (exception ?? {}) as ErrorWithStatus & { driverError?: ErrorWithStatus };
   const code = error.driverError?.code ?? error.code;
   const message = (error.driverError?.message ?? error.message ?? '').split('\n')[0].slice(0, 200);
   return [error.name ?? 'Error', code, message].filter(Boolean).join(' ');

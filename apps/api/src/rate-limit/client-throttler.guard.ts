@@ -8,6 +8,7 @@ import {
   ThrottlerModuleOptions,
   ThrottlerRequest,
   ThrottlerStorage,
+  normalizeIp,
 } from '@nestjs/throttler';
 import {
   THROTTLER_BLOCK_DURATION,
@@ -110,7 +111,10 @@ export class ClientThrottlerGuard extends ThrottlerGuard {
   ): Route | null {
     const throttles = this.routeThrottles(handler, classRef);
     if (throttles === null) return null;
+    // `trackerOf` stands for the tracker only when the module options set none of their own.
+    const ownTracker = Array.isArray(this.options) || this.options.getTracker === undefined;
     const now =
+      ownTracker &&
       this.storageService instanceof MemoryThrottlerStorage &&
       this.commonOptions.ignoreUserAgents === undefined &&
       throttles.every(
@@ -159,7 +163,10 @@ export class ClientThrottlerGuard extends ThrottlerGuard {
 
   private trackerOf(request: TrackedRequest): string {
     const caller = this.tokens.identify(request);
-    return caller.kind === 'client' ? `client:${caller.client}` : `ip:${request.ip}`;
+    // An IPv6 address counts by its /64 (the library's own rule): one client holds a whole /64.
+    return caller.kind === 'client'
+      ? `client:${caller.client}`
+      : `ip:${normalizeIp(request.ip, this.ipv6SubnetPrefix)}`;
   }
 
   protected override throwThrottlingException(

@@ -1,10 +1,12 @@
-import { CanActivate, ExceptionFilter, ForbiddenException } from '@nestjs/common';
+import { CanActivate, ExceptionFilter, ForbiddenException, Logger } from '@nestjs/common';
+import { MESSAGES } from '@app/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { GLOBAL_GUARDS } from '../auth/auth.module';
-import { AllExceptionsFilter } from '../common/all-exceptions.filter';
+import { AllExceptionsFilter, describeError } from '../common/all-exceptions.filter';
+import { JSON_TYPE } from '../common/json-content-type';
 import { CachedAnswer, ResponseCache } from './response-cache';
 
 /**
@@ -23,6 +25,7 @@ export function serveCachedResponses(app: NestFastifyApplication): void {
   const cache = app.get(ResponseCache);
   const guards: CanActivate[] = GLOBAL_GUARDS.map((guard) => app.get<CanActivate>(guard));
   const filter: ExceptionFilter = app.get(AllExceptionsFilter);
+  const logger = new Logger('ResponseCache');
 
   const answer = async (request: FastifyRequest, reply: FastifyReply, kept: CachedAnswer) => {
     const context = new ExecutionContextHost(
@@ -58,6 +61,10 @@ export function serveCachedResponses(app: NestFastifyApplication): void {
         return;
       }
       // Answered here: `done` is not called, so Nest's handler does not run.
-      void answer(request, reply, kept);
+      answer(request, reply, kept).catch((error: unknown) => {
+        // Only if the exception filter itself failed: a bare 500, never the process's end.
+        logger.error(`Cached answer failed (request ${request.id}): ${describeError(error)}`);
+        if (!reply.sent) void reply.code(500).type(JSON_TYPE).send({ error: MESSAGES.internal });
+      });
     });
 }
