@@ -1,8 +1,8 @@
-import { Controller, Get } from '@nestjs/common';
+import { CanActivate, Controller, Get, Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { SkipThrottle, Throttle, ThrottlerModule } from '@nestjs/throttler';
+import { SkipThrottle, Throttle, ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
 import request from 'supertest';
 import { TokenService } from '../apps/api/src/auth/token.service';
 import { ClientThrottlerGuard } from '../apps/api/src/rate-limit/client-throttler.guard';
@@ -144,5 +144,77 @@ describe('ClientThrottlerGuard (limits settled once per route)', () => {
     const four = await request(app.getHttpServer()).get('/four');
     expect([four.status, four.headers['x-ratelimit-limit']]).toEqual([200, '4']);
     expect(await statuses('/one', 1)).toEqual([429]);
+  });
+});
+
+/**
+ * With the counters in memory the guard counts without a promise (`countNow`), with the header
+ * names worked out once per route: the `X-RateLimit-*` and `Retry-After-*` headers must be the
+ * library's own, for named throttlers and `setHeaders: false` too.
+ */
+describe('ClientThrottlerGuard (the headers of named throttlers are the library’s)', () => {
+  const RATE_HEADERS = /^(x-ratelimit-|retry-after)/;
+
+  async function hits(guard: Type<CanActivate>, count: number) {
+    const storage = new MemoryThrottlerStorage();
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        ThrottlerModule.forRoot({
+          throttlers: [
+            { ttl: 60_000, limit: 5 },
+            { name: 'short', ttl: 60_000, limit: 2 },
+            { name: 'quiet', ttl: 60_000, limit: 4, setHeaders: false },
+          ],
+          storage,
+        }),
+      ],
+      controllers: [LimitsController],
+      providers: [
+        { provide: APP_GUARD, useClass: guard },
+        { provide: TokenService, useValue: { identify: () => ({ kind: 'anonymous' }) } },
+      ],
+    }).compile();
+    const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), {
+      logger: false,
+    });
+    await app.init();
+    await app.getHttpAdapter().getInstance().ready();
+    try {
+      const answers: { status: number; headers: Record<string, string> }[] = [];
+      for (let i = 0; i < count; i++) {
+        const response = await request(app.getHttpServer()).get('/default');
+        const headers = Object.fromEntries(
+          Object.entries(response.headers as Record<string, string>).filter(([name]) =>
+            RATE_HEADERS.test(name),
+          ),
+        );
+        answers.push({ status: response.status, headers });
+      }
+      return answers;
+    } finally {
+      await app.close();
+      storage.onApplicationShutdown();
+    }
+  }
+
+  it('sets the same headers as ThrottlerGuard, plus Retry-After on the 429', async () => {
+    const library = await hits(ThrottlerGuard, 3);
+    const ours = await hits(ClientThrottlerGuard, 3);
+    expect(library.map((answer) => answer.status)).toEqual([200, 200, 429]);
+    expect(ours.map((answer) => answer.status)).toEqual([200, 200, 429]);
+    expect(ours[0].headers).toEqual({
+      'x-ratelimit-limit': '5',
+      'x-ratelimit-remaining': '4',
+      'x-ratelimit-reset': '60',
+      'x-ratelimit-limit-short': '2',
+      'x-ratelimit-remaining-short': '1',
+      'x-ratelimit-reset-short': '60',
+    });
+    expect(ours.slice(0, 2)).toEqual(library.slice(0, 2));
+    expect(ours[2].headers).toEqual({
+      ...library[2].headers,
+      'retry-after': ours[2].headers['retry-after-short'],
+    });
+    expect(ours[2].headers['retry-after-short']).toBe('60');
   });
 });

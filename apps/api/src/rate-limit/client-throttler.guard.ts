@@ -20,6 +20,7 @@ import {
 } from '@nestjs/throttler/dist/throttler.constants';
 import { ApiError, MESSAGES } from '@app/common';
 import { TokenService } from '../auth/token.service';
+import { ImmediateGuard } from '../common/immediate-guard';
 import { RouteMemo } from '../common/route-memo';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
 
@@ -35,10 +36,20 @@ interface HeaderSetter {
 /** What `ThrottlerGuard.canActivate` works out for one throttler of one route, minus the context. */
 type RouteThrottle = Omit<ThrottlerRequest, 'context'>;
 
-/** The throttlers of one route, and whether they can be counted at once (`countNow`). */
+/** What `handleRequest` works out per request for one throttler, worked out once (`countNow`). */
+interface NowThrottle extends RouteThrottle {
+  name: string;
+  /** The header names, or null when the throttler sets no headers (`setHeaders: false`). */
+  headers: { limit: string; remaining: string; reset: string; retryAfter: string } | null;
+}
+
+/**
+ * The throttlers of one route; `now` when their hits can be counted at once (`countNow`), null
+ * when they go through `handleRequest`.
+ */
 interface Route {
   throttles: RouteThrottle[];
-  now: boolean;
+  now: NowThrottle[] | null;
 }
 
 /**
@@ -55,7 +66,7 @@ interface Route {
  * `shouldSkip` is not overridden here: the library's answers false, so it is not asked.
  */
 @Injectable()
-export class ClientThrottlerGuard extends ThrottlerGuard {
+export class ClientThrottlerGuard extends ThrottlerGuard implements ImmediateGuard {
   private readonly routes = new RouteMemo((handler, classRef) => this.route(handler, classRef));
 
   constructor(
@@ -70,36 +81,36 @@ export class ClientThrottlerGuard extends ThrottlerGuard {
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const route = this.routes.get(context);
     if (route === null) return super.canActivate(context);
-    if (route.now) return this.countNow(context, route.throttles);
+    if (route.now) return this.countNow(context, route.now);
     for (const throttle of route.throttles) {
       if (!(await this.handleRequest({ context, ...throttle }))) return false;
     }
     return true;
   }
 
+  /** The verdict without a promise when the counters answer at once (`ImmediateGuard`). */
+  canActivateNow(context: ExecutionContext): boolean | undefined {
+    const route = this.routes.get(context);
+    return route?.now ? this.countNow(context, route.now) : undefined;
+  }
+
   /** `handleRequest` step by step, with counters that answer at once (`MemoryThrottlerStorage`). */
-  private countNow(context: ExecutionContext, throttles: RouteThrottle[]): true {
+  private countNow(context: ExecutionContext, throttles: NowThrottle[]): true {
     const storage = this.storageService as MemoryThrottlerStorage;
     const request = context.getArgByIndex<TrackedRequest>(0);
     const response = context.getArgByIndex<HeaderSetter>(1);
     const tracker = this.trackerOf(request);
-    for (const { throttler, limit, ttl, blockDuration, generateKey } of throttles) {
-      const name = throttler.name as string;
+    for (const { name, limit, ttl, blockDuration, generateKey, headers } of throttles) {
       const key = generateKey(context, tracker, name);
       const record = storage.incrementNow(key, ttl, limit, blockDuration, name);
-      const suffix = name === 'default' ? '' : `-${name}`;
-      const setHeaders = throttler.setHeaders ?? this.commonOptions.setHeaders ?? true;
       if (record.isBlocked) {
-        if (setHeaders) response.header(`Retry-After${suffix}`, record.timeToBlockExpire);
+        if (headers) response.header(headers.retryAfter, record.timeToBlockExpire);
         this.refuse(response, record.timeToBlockExpire);
       }
-      if (setHeaders) {
-        response.header(`${this.headerPrefix}-Limit${suffix}`, limit);
-        response.header(
-          `${this.headerPrefix}-Remaining${suffix}`,
-          Math.max(0, limit - record.totalHits),
-        );
-        response.header(`${this.headerPrefix}-Reset${suffix}`, record.timeToExpire);
+      if (headers) {
+        response.header(headers.limit, limit);
+        response.header(headers.remaining, Math.max(0, limit - record.totalHits));
+        response.header(headers.reset, record.timeToExpire);
       }
     }
     return true;
@@ -113,7 +124,7 @@ export class ClientThrottlerGuard extends ThrottlerGuard {
     if (throttles === null) return null;
     // `trackerOf` stands for the tracker only when the module options set none of their own.
     const ownTracker = Array.isArray(this.options) || this.options.getTracker === undefined;
-    const now =
+    const countable =
       ownTracker &&
       this.storageService instanceof MemoryThrottlerStorage &&
       this.commonOptions.ignoreUserAgents === undefined &&
@@ -121,7 +132,23 @@ export class ClientThrottlerGuard extends ThrottlerGuard {
         ({ throttler, getTracker }) =>
           getTracker === this.commonOptions.getTracker && throttler.ignoreUserAgents === undefined,
       );
-    return { throttles, now };
+    return { throttles, now: countable ? throttles.map((t) => this.nowThrottle(t)) : null };
+  }
+
+  /** The header names `handleRequest` builds on every request, as it builds them. */
+  private nowThrottle(throttle: RouteThrottle): NowThrottle {
+    const name = throttle.throttler.name as string;
+    const suffix = name === 'default' ? '' : `-${name}`;
+    const setHeaders = throttle.throttler.setHeaders ?? this.commonOptions.setHeaders ?? true;
+    const headers = setHeaders
+      ? {
+          limit: `${this.headerPrefix}-Limit${suffix}`,
+          remaining: `${this.headerPrefix}-Remaining${suffix}`,
+          reset: `${this.headerPrefix}-Reset${suffix}`,
+          retryAfter: `Retry-After${suffix}`,
+        }
+      : null;
+    return { ...throttle, name, headers };
   }
 
   /** The throttlers of a route with their settled values; null when one is decided per request. */

@@ -1,0 +1,15 @@
+import { CanActivate, ExecutionContext } from '@nestjs/common';
+
+/**
+ * A guard that can usually decide without a promise. `canActivateNow` answers as `canActivate`
+ * would (true, false, or a thrown refusal), or undefined when only `canActivate` can decide.
+ * Nest always calls `canActivate`; the answers served before Nest's router
+ * (`serveCachedResponses`) ask this first, so that they finish without an await.
+ */
+export interface ImmediateGuard extends CanActivate {
+  canActivateNow(context: ExecutionContext): boolean | undefined;
+}
+
+export function isImmediateGuard(guard: CanActivate): guard is ImmediateGuard {
+  return typeof (guard as Partial<ImmediateGuard>).canActivateNow === 'function';
+}
