@@ -1,4 +1,5 @@
 import { MESSAGES } from '@app/common';
+import { AllExceptionsFilter } from '../apps/api/src/common/all-exceptions.filter';
 import { Response } from 'supertest';
 import { flushRedisDb } from './support/cli-test-bed';
 import { recordBody } from './support/fixtures';
@@ -8,6 +9,9 @@ interface LogLine {
   requestId?: string;
   status?: number;
   cache?: string;
+  level?: string;
+  context?: string;
+  msg?: string;
 }
 
 const record = (date: string, country: string, totalCases: number) =>
@@ -20,19 +24,20 @@ async function bootLogged(env: Record<string, string>) {
     { LOG_LEVEL: 'info', ...env },
     { logDestination: { write: (line: string) => raw.push(line) } },
   );
-  /** The log line of the request that `response` answered. */
-  const lineOf = (response: Response): LogLine | undefined =>
+  const lines = (): LogLine[] =>
     raw
       .flatMap((chunk) => chunk.split('\n').filter(Boolean))
-      .map((line) => JSON.parse(line) as LogLine)
-      .find((line) => line.requestId === response.headers['x-request-id']);
+      .map((line) => JSON.parse(line) as LogLine);
+  /** The log line of the request that `response` answered. */
+  const lineOf = (response: Response): LogLine | undefined =>
+    lines().find((line) => line.requestId === response.headers['x-request-id']);
   /** Whether the answer came from the response cache (its log line says `cache: "hit"`). */
   const fromMemory = (response: Response): boolean => {
     const line = lineOf(response);
     if (line === undefined) throw new Error('no log line for this request');
     return line.cache === 'hit';
   };
-  return { t, fromMemory, lineOf };
+  return { t, fromMemory, lineOf, lines };
 }
 
 /** The headers of an answer, without those that differ on every request. */
@@ -184,6 +189,39 @@ describe('response cache (public answers served before Nest)', () => {
       }
     },
   );
+
+  it('answers a bare 500 and logs it if the exception filter itself fails on a refusal', async () => {
+    const { t, fromMemory, lineOf, lines } = await bootLogged({ THROTTLE_LIMIT: '1' });
+    try {
+      const first = await t.http.get('/api/covid/public/latest');
+      expect([first.status, fromMemory(first)]).toEqual([200, false]);
+      // Fault injected into the one filter instance the app uses; the refusal it was to answer
+      // is the rate limit's 429 of an answer kept in memory.
+      const filter = t.app.get(AllExceptionsFilter);
+      jest.spyOn(filter, 'catch').mockImplementation(() => {
+        throw new Error('filter down');
+      });
+      const failed = await t.http.get('/api/covid/public/latest');
+      expect(failed.status).toBe(500);
+      expect(failed.body).toEqual({ error: MESSAGES.internal });
+      expect(failed.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(lineOf(failed)).toMatchObject({ status: 500 });
+      expect(lines().filter((line) => line.context === 'ResponseCache')).toEqual([
+        expect.objectContaining({
+          level: 'error',
+          msg: `Cached answer failed (request ${failed.headers['x-request-id']}): Error filter down`,
+        }),
+      ]);
+      // The process goes on serving.
+      jest.restoreAllMocks();
+      const after = await t.http.get('/api/covid/public/latest');
+      expect(after.status).toBe(429);
+      expect(after.body).toEqual({ error: MESSAGES.tooManyRequests });
+    } finally {
+      jest.restoreAllMocks();
+      await t.close();
+    }
+  });
 
   it('follows the read cache: gone when CACHE_TTL_MS runs out, never kept with the cache off', async () => {
     const short = await bootLogged({ CACHE_TTL_MS: '1000' });
