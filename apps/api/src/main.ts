@@ -1,3 +1,4 @@
+import './v8-flags';
 import 'reflect-metadata';
 import { ConfigValidationError, loadConfig } from '@app/config';
 import { createApp } from './bootstrap';
