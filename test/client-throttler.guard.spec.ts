@@ -197,9 +197,23 @@ describe('ClientThrottlerGuard (the headers of named throttlers are the libraryâ
     }
   }
 
+  afterEach(() => jest.restoreAllMocks());
+
   it('sets the same headers as ThrottlerGuard, plus Retry-After on the 429', async () => {
+    // The clock stands still, so that the seconds left (`*-Reset`, `Retry-After-*`) cannot differ
+    // between the two apps however slow the machine.
+    jest.spyOn(Date, 'now').mockReturnValue(Date.UTC(2026, 0, 1));
+    // `handleRequest` is the library's own step; `protected`, hence the cast.
+    const libraryPath = jest.spyOn(
+      ThrottlerGuard.prototype as unknown as { handleRequest: () => Promise<boolean> },
+      'handleRequest',
+    );
     const library = await hits(ThrottlerGuard, 3);
+    expect(libraryPath).toHaveBeenCalled();
+    libraryPath.mockClear();
     const ours = await hits(ClientThrottlerGuard, 3);
+    // Our guard took its own path (counting without a promise), not the library's.
+    expect(libraryPath).not.toHaveBeenCalled();
     expect(library.map((answer) => answer.status)).toEqual([200, 200, 429]);
     expect(ours.map((answer) => answer.status)).toEqual([200, 200, 429]);
     expect(ours[0].headers).toEqual({

@@ -2,7 +2,8 @@ import { CanActivate, ExecutionContext } from '@nestjs/common';
 
 /**
  * A guard that can usually decide without a promise. `canActivateNow` answers as `canActivate`
- * would (true, false, or a thrown refusal), or undefined when only `canActivate` can decide.
+ * would (true, false, or a thrown refusal), or undefined when only `canActivate` can decide; then
+ * it must have done nothing (counted nothing, set no header), since `canActivate` runs next.
  * Nest always calls `canActivate`; the answers served before Nest's router
  * (`serveCachedResponses`) ask this first, so that they finish without an await.
  */

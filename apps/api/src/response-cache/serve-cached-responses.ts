@@ -9,7 +9,7 @@ import { MESSAGES } from '@app/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { isObservable, lastValueFrom } from 'rxjs';
+import { Observable, isObservable, lastValueFrom } from 'rxjs';
 import { GLOBAL_GUARDS } from '../auth/auth.module';
 import { AllExceptionsFilter, describeError } from '../common/all-exceptions.filter';
 import { isImmediateGuard } from '../common/immediate-guard';
@@ -66,9 +66,9 @@ export function serveCachedResponses(app: NestFastifyApplication): void {
     }
   };
   /**
-   * With guards that decide at once (`ImmediateGuard`; the token guard, and the rate limit with
-   * its counters in memory), the answer is sent before this returns: no promise keeps the request
-   * and reply alive (measured: README, Performance, eighth round).
+   * When every guard decides at once (the token guard, whose `canActivate` answers a boolean, and
+   * the rate limit with its counters in memory, an `ImmediateGuard`), the answer is sent before
+   * this returns (measured: README, Performance, eighth round).
    */
   const answer = (request: FastifyRequest, reply: FastifyReply, kept: CachedAnswer) => {
     const context = new ExecutionContextHost(
@@ -81,7 +81,9 @@ export function serveCachedResponses(app: NestFastifyApplication): void {
         const verdict = guards[i](context);
         if (verdict === true) continue;
         if (verdict === false) throw new ForbiddenException();
-        void answerLater(context, kept, verdict, i);
+        // `refuse` answers any failure; should even its bare 500 fail, the connection is closed
+        // rather than left waiting (and the rejection is not left unhandled).
+        answerLater(context, kept, verdict, i).catch(() => reply.raw.destroy());
         return;
       }
       send(request, reply, kept);
@@ -112,7 +114,10 @@ function verdictOf(guard: CanActivate): (context: ExecutionContext) => boolean |
   const later = (context: ExecutionContext): boolean | Promise<boolean> => {
     const verdict = guard.canActivate(context);
     if (typeof verdict === 'boolean') return verdict;
-    return isObservable(verdict) ? lastValueFrom(verdict) : verdict;
+    // GuardsConsumer.pickResult: the value awaited, then an observable's last value.
+    return Promise.resolve(verdict).then((value: boolean | Observable<boolean>) =>
+      isObservable(value) ? lastValueFrom(value) : value,
+    );
   };
   if (!isImmediateGuard(guard)) return later;
   return (context) => guard.canActivateNow(context) ?? later(context);
