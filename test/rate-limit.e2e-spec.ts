@@ -1,3 +1,4 @@
+import { recordBody } from './support/fixtures';
 import { TestApp, bootTestApp } from './support/test-app';
 
 describe('rate limiting', () => {
@@ -65,5 +66,69 @@ describe('rate limiting by address (TRUST_PROXY)', () => {
     expect((await from('2001:db8:1:3::1')).status).toBe(200);
     expect((await from('192.0.2.1')).status).toBe(200);
     expect((await from('192.0.2.2')).status).toBe(200);
+  });
+});
+
+describe('rate-limit headers on errors', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await bootTestApp({ THROTTLE_LIMIT: '100', THROTTLE_TTL: '60' });
+  });
+  afterAll(() => t.close());
+
+  const FRANCE = recordBody({ date: '2021-01-01', country: 'France', total_cases: 1 });
+  const counted = (res: { headers: Record<string, string> }) =>
+    ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].map(
+      (h) => h in res.headers,
+    );
+
+  it('are on every answer the rate limit counted, errors included, and on no other', async () => {
+    const answers = {
+      unauthorized: await t.http.get('/api/covid/data'),
+      invalid: await t.http.get('/api/covid/data?limit=-1').set(t.auth()),
+      notFound: await t.http.get('/api/covid/public/country/Atlantis'),
+      noRoute: await t.http.get('/api/nothing-here'),
+      created: await t.http.post('/api/covid/data').set(t.auth()).send(FRANCE),
+      conflict: await t.http.post('/api/covid/data').set(t.auth()).send(FRANCE),
+      malformed: await t.http
+        .post('/api/covid/data')
+        .set(t.auth())
+        .set('Content-Type', 'application/json')
+        .send('{"date":'),
+      unsupported: await t.http
+        .post('/api/covid/data')
+        .set(t.auth())
+        .set('Content-Type', 'text/plain')
+        .send('x'),
+    };
+    const seen = Object.fromEntries(
+      Object.entries(answers).map(([name, res]) => [name, [res.status, ...counted(res)]]),
+    );
+    // Counted: the rate-limit guard runs first of the guards, so a 401 is counted too. Not
+    // counted: what is refused before any guard (body parsing, an unknown route).
+    const yes = [true, true, true];
+    const no = [false, false, false];
+    expect(seen).toEqual({
+      unauthorized: [401, ...yes],
+      invalid: [400, ...yes],
+      notFound: [404, ...yes],
+      created: [201, ...yes],
+      conflict: [409, ...yes],
+      malformed: [400, ...no],
+      unsupported: [415, ...no],
+      noRoute: [404, ...no],
+    });
+  });
+
+  it('are not on the 429 of the limit that refused (Retry-After is)', async () => {
+    const small = await bootTestApp({ THROTTLE_LIMIT: '1', THROTTLE_TTL: '60' });
+    try {
+      expect((await small.http.get('/api/covid/public/latest')).status).toBe(200);
+      const refused = await small.http.get('/api/covid/public/latest');
+      expect([refused.status, ...counted(refused)]).toEqual([429, false, false, false]);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    } finally {
+      await small.close();
+    }
   });
 });

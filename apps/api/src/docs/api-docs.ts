@@ -19,8 +19,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Public routes need no token. Every other route needs `Authorization: Bearer <token>`',
         '(401 `{ "error": "..." }` with `WWW-Authenticate: Bearer` otherwise).',
         'Every error body is `{ "error": "...", "details"?: ["..."] }`; messages are in French.',
-        'Each client has a rate limit (429 with `Retry-After`); answers counted by it carry',
-        '`X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`.',
+        'Each client has a rate limit (429 with `Retry-After`); answers counted by it, errors',
+        'included, carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`.',
         "Every response carries `X-Request-Id` (the caller's own when it sends a sane one): quote it",
         'when reporting a problem.',
         'A request body is read and checked before the token: whatever the route and the token, a',
@@ -46,7 +46,10 @@ const HEADERS: Record<string, HeaderObject> = {
     schema: { type: 'string' },
   },
   'X-RateLimit-Limit': {
-    description: 'Requests allowed per window (`THROTTLE_LIMIT`)',
+    description:
+      'Requests allowed per window (`THROTTLE_LIMIT`). The three `X-RateLimit-*` headers are on ' +
+      'every answer the rate limit counted, errors included; not on what is refused before it ' +
+      '(a body that is malformed, too large or not JSON; an unknown route), nor on the 429.',
     schema: { type: 'integer' },
   },
   'X-RateLimit-Remaining': {
@@ -63,6 +66,13 @@ const HEADERS: Record<string, HeaderObject> = {
 const UNLIMITED_PATHS = new Set(['/api/health']);
 
 /**
+ * Answers that never carry the `X-RateLimit-*` headers: a body refused before the guards run
+ * (413, 415) and the rate limit's own refusal. A 400 may or may not (malformed JSON is refused
+ * before the guards, an invalid parameter after): the headers are declared, and described.
+ */
+const UNCOUNTED_STATUSES = new Set(['413', '415', '429']);
+
+/**
  * What the decorators cannot say: the response headers every answer carries, `security: []` on
  * the public operations (no token, as opposed to "not stated"), and that a record body refuses
  * unknown fields.
@@ -77,7 +87,7 @@ function completeDocument(document: OpenAPIObject): OpenAPIObject {
       operation.security ??= [];
       for (const [status, response] of Object.entries(operation.responses)) {
         if (!response || '$ref' in response) continue;
-        const counted = !UNLIMITED_PATHS.has(path) && status.startsWith('2');
+        const counted = !UNLIMITED_PATHS.has(path) && !UNCOUNTED_STATUSES.has(status);
         response.headers = {
           ...response.headers,
           'X-Request-Id': ref('X-Request-Id'),
