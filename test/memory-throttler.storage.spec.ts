@@ -42,6 +42,24 @@ describe('MemoryThrottlerStorage (fixed window, as the Redis storage)', () => {
     expect(await hit()).toMatchObject({ totalHits: 1, isBlocked: false });
   });
 
+  it('counts refused hits too: a client that keeps sending stays refused, one that waits starts afresh', async () => {
+    for (const key of ['client:eager', 'client:patient']) {
+      await hit(key);
+      await hit(key);
+    }
+    jest.advanceTimersByTime(10_000);
+    // Third hit of each: blocked until 70 s, while the window ends at 60 s.
+    expect((await hit('client:eager')).isBlocked).toBe(true);
+    expect((await hit('client:patient')).isBlocked).toBe(true);
+    jest.advanceTimersByTime(50_000);
+    // 60 s: a new window, still blocked; these refused hits count in it.
+    for (let i = 0; i < 3; i++) expect((await hit('client:eager')).isBlocked).toBe(true);
+    jest.advanceTimersByTime(10_000);
+    // 70 s: the block is over, but the eager client's window already holds 3 hits.
+    expect(await hit('client:eager')).toMatchObject({ totalHits: 4, isBlocked: true });
+    expect(await hit('client:patient')).toMatchObject({ totalHits: 1, isBlocked: false });
+  });
+
   it('drops idle counters when it sweeps', async () => {
     await hit('client:a');
     await hit('client:b');
