@@ -26,6 +26,9 @@ export const LIST_PAGE_SIZE = 5000;
 /** Lists of at most this many records (the default limit) are cached as JSON text. */
 export const CACHED_LIST_LIMIT = 100;
 
+/** The public answers that depend on nothing but the data. */
+type PublicAnswer = 'latest' | 'totals' | 'summary';
+
 /** A list answer: the whole JSON text when it fits in one page, otherwise chunks to stream. */
 export type ListBody =
   { kind: 'text'; json: string } | { kind: 'stream'; chunks: AsyncIterable<string> };
@@ -102,15 +105,25 @@ export class SeriesService {
    * largest cost of a cached answer (bench profile). With whether the cache still holds it: the
    * API's response cache serves the answer that long (`@CachedResponse()`).
    */
-  publicJson(answer: 'latest' | 'totals' | 'summary'): Promise<CachedValue<string>> {
-    // Each answer is read from the database, never built from another cached value (`totals`):
-    // it would then outlive CACHE_TTL_MS by that value's age.
-    const read = {
-      latest: () => this.latest(),
-      totals: () => this.freshTotals(),
-      summary: () => this.summary(),
-    }[answer];
-    return this.cache.getCached(`json:${answer}`, async () => JSON.stringify(await read()));
+  publicJson(answer: PublicAnswer): Promise<CachedValue<string>> {
+    return this.cache.getCached(`json:${answer}`, async () =>
+      JSON.stringify(await this.readPublic(answer)),
+    );
+  }
+
+  /**
+   * Each public answer is read from the database, never built from another cached value
+   * (`totals`): it would then outlive CACHE_TTL_MS by that value's age.
+   */
+  private readPublic(answer: PublicAnswer): Promise<unknown> {
+    switch (answer) {
+      case 'latest':
+        return this.latest();
+      case 'totals':
+        return this.freshTotals();
+      case 'summary':
+        return this.summary();
+    }
   }
 
   countryWindowJson(country: string): Promise<CachedValue<string>> {

@@ -23,8 +23,9 @@ function pathOf(request: FastifyRequest): string {
 /**
  * One JSON line per request, written when the response is sent: `requestId`, `method`, `path`
  * (no query string), `status`, `durationMs`, `client` (the token's client name, never the
- * token) and, on answers served from the response cache, `cache: "hit"`. Request headers are never logged. A Fastify hook, not an HTTP middleware: measured,
- * a pino-http middleware with a child logger per request cost 60 % of the throughput.
+ * token) and, on answers served from the response cache, `cache: "hit"`. Request headers are
+ * never logged. A Fastify hook, not an HTTP middleware: measured, a pino-http middleware with a
+ * child logger per request cost 60 % of the throughput.
  */
 export function logRequests(app: NestFastifyApplication): void {
   const logger = app.get<Logger>(APP_LOGGER);
