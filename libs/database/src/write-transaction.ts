@@ -1,4 +1,8 @@
 import { DataSource, EntityManager } from 'typeorm';
+import { isDeadlock } from './database-errors';
+
+/** Runs of a write transaction that MySQL picked as a deadlock's victim. */
+const DEADLOCK_ATTEMPTS = 5;
 
 /** Per SQLite DataSource: the end of the queue of its writes. */
 const sqliteWrites = new WeakMap<DataSource, Promise<unknown>>();
@@ -28,13 +32,26 @@ export function exclusiveWrite<T>(dataSource: DataSource, work: () => Promise<T>
  * `BEGIN IMMEDIATE` takes the write lock first, waiting up to `DB_TIMEOUT_MS` for it, so that
  * processes take turns; within the process, `exclusiveWrite` does. It goes around TypeORM's
  * transaction bookkeeping on the process's one SQLite connection.
- * MySQL: TypeORM's transaction (InnoDB locks rows as they are written).
+ * MySQL: TypeORM's transaction (InnoDB locks rows as they are written). Concurrent transactions
+ * can deadlock there (gap locks: bulk writes over the same keys, two `tokens create` reading the
+ * revision `FOR UPDATE`); InnoDB rolls the victim back whole, so it is run again, a few times,
+ * after a short random pause, as InnoDB's error asks ("try restarting transaction"). Still a
+ * deadlock after that: the error. `work` must therefore do nothing but its queries.
  */
 export async function writeTransaction<T>(
   dataSource: DataSource,
   work: (manager: EntityManager) => Promise<T>,
 ): Promise<T> {
-  if (dataSource.options.type === 'mysql') return dataSource.transaction(work);
+  if (dataSource.options.type === 'mysql') {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await dataSource.transaction(work);
+      } catch (error) {
+        if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      }
+    }
+  }
   return exclusiveWrite(dataSource, async () => {
     const runner = dataSource.createQueryRunner();
     try {

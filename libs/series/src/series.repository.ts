@@ -1,18 +1,10 @@
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import {
-  SeriesRecordEntity,
-  exclusiveWrite,
-  isDeadlock,
-  withDeadline,
-  writeTransaction,
-} from '@app/database';
+import { SeriesRecordEntity, exclusiveWrite, withDeadline, writeTransaction } from '@app/database';
 import { ListFilter, RecordValues, SeriesDefinition, SeriesRecord } from './series.types';
 import { countryKey } from '@app/common';
 
 /** Rows per INSERT statement (7 parameters each: within both drivers' limits). */
 const UPSERT_CHUNK = 1000;
-/** Runs of a bulk write that MySQL picked as a deadlock's victim. */
-const DEADLOCK_ATTEMPTS = 5;
 
 const COLUMNS = 'id, date, country, total_cases, new_cases, total_deaths, new_deaths';
 
@@ -252,26 +244,9 @@ export class SeriesRepository {
    */
   async upsertMany(records: RecordValues[]): Promise<{ inserted: number; updated: number }> {
     if (records.length === 0) return { inserted: 0, updated: 0 };
-    return withDeadline(
-      this.retryDeadlocks(() => this.upsertOnce(records)),
-      this.deadlineMs,
-    );
-  }
-
-  /**
-   * Concurrent bulk writes over the same keys can deadlock on MySQL (InnoDB's gap locks); the
-   * victim's transaction is rolled back whole, so it is run again, a few times, after a short
-   * random pause. Still a deadlock after that: the error (503).
-   */
-  private async retryDeadlocks<T>(run: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await run();
-      } catch (error) {
-        if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-      }
-    }
+    // Concurrent bulk writes over the same keys can deadlock on MySQL (InnoDB's gap locks):
+    // `writeTransaction` runs the victim again.
+    return withDeadline(this.upsertOnce(records), this.deadlineMs);
   }
 
   private upsertOnce(records: RecordValues[]): Promise<{ inserted: number; updated: number }> {
