@@ -1,4 +1,12 @@
-import { chmodSync, closeSync, copyFileSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  openSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -217,6 +225,33 @@ describe('admin command line: files that import refuses or stops on', () => {
     expect(stored.map((r) => `${r.date},${r.country},${r.total_cases},1,0,0`).sort()).toEqual(
       before.sort(),
     );
+  });
+
+  it('says so when the file is written to while it is imported, and keeps what it wrote', async () => {
+    // 225,000 rows: seconds to import, long after the first batch is committed.
+    const countries = Array.from({ length: 300 }, (_, i) => `Land ${i}`);
+    const file = join(bed.dir, 'growing.csv');
+    writeFileSync(file, [HEADER, ...dailyRows(countries, 750)].join('\n') + '\n');
+    const importing = startCli(['import', 'covid', file], bed.env);
+    try {
+      expect(await firstBatchCommitted(bed.t)).toBe(true);
+      expect(importing.child.exitCode).toBeNull();
+      appendFileSync(file, '2023-01-01,Land 0,1,1,0,0\n');
+      const result = await importing.result;
+
+      expect(result.code).toBe(1);
+      const written = (await tableRows(bed.t.dataSource, 'covid_data')).length;
+      expect(written).toBeGreaterThanOrEqual(225_000);
+      expect(result.stdout).toContain(`inserted:  ${written}\nupdated:   0\nskipped:   0\n`);
+      expect(result.stderr.split('\n').filter((l) => !l.startsWith('progress: '))).toEqual([
+        `error: ${file} was written to while it was imported: the rows read were imported, ` +
+          'they may mix its content before and after; importing the file again makes the data ' +
+          'its own',
+        '',
+      ]);
+    } finally {
+      importing.child.kill('SIGKILL');
+    }
   });
 
   it('puts the terminal back after Ctrl-C: cursor shown, line wrap on, summary printed', async () => {

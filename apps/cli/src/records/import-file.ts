@@ -1,14 +1,22 @@
-import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { CliError } from '../cli-error';
 import { describe } from '../cli-context';
 
-/** The file that `import` reads, as found before reading it. */
+/**
+ * The file that `import` reads, as found before reading it, and held open until
+ * `closeImportFile`: the check and the import read the same file (`fileContent`), even if another
+ * one takes its name in between (a download or an editor that saves by renaming).
+ */
 export interface ImportFile {
   path: string;
+  fd: number;
   /** Bytes on disk (compressed for a gzip file): the progress counts these. */
   size: number;
+  /** When its content last changed, as found on opening it (`changedSinceOpened`). */
+  mtimeMs: number;
   gzip: boolean;
 }
 
@@ -19,12 +27,24 @@ export function openImportFile(path: string): ImportFile {
     fd = openSync(path, 'r');
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new Error('not a file');
-    return { path, size: stat.size, gzip: startsAsGzip(fd) };
+    return { path, fd, size: stat.size, mtimeMs: stat.mtimeMs, gzip: startsAsGzip(fd) };
   } catch (error) {
-    throw CliError.usage(`cannot read ${path}: ${describe(error)}`);
-  } finally {
     if (fd !== undefined) closeSync(fd);
+    throw CliError.usage(`cannot read ${path}: ${describe(error)}`);
   }
+}
+
+export function closeImportFile(file: ImportFile): void {
+  closeSync(file.fd);
+}
+
+/**
+ * Whether the file opened was written to since (its size or modification time differ): the file
+ * held open, not whatever file now bears its name.
+ */
+export function changedSinceOpened(file: ImportFile): boolean {
+  const now = fstatSync(file.fd);
+  return now.size !== file.size || now.mtimeMs !== file.mtimeMs;
 }
 
 /** Gzip files start with the bytes 1f 8b (whatever their name). */
@@ -34,17 +54,35 @@ function startsAsGzip(fd: number): boolean {
 }
 
 /**
- * The file's content, gunzipped when it is gzip; a read error of the file comes out of the
- * returned stream. `onRead` is told the size of each chunk read from disk.
+ * The file's content from its first byte, gunzipped when it is gzip; a read error of the file
+ * comes out of the returned stream. `onRead` is told the size of each chunk read from disk. The
+ * file stays open (`closeImportFile` closes it).
  */
 export function fileContent(file: ImportFile, onRead?: (bytes: number) => void): Readable {
-  const raw = createReadStream(file.path);
+  const raw = Readable.from(chunksOf(file.fd), { objectMode: false });
   if (onRead) raw.on('data', (chunk: Buffer | string) => onRead(chunk.length));
   if (!file.gzip) return raw;
   const gunzip = createGunzip();
   raw.on('error', (error) => gunzip.destroy(error));
   gunzip.on('close', () => raw.destroy());
   return raw.pipe(gunzip);
+}
+
+const readAt = promisify(read);
+/** As much as `fs.createReadStream` reads at a time (the tests of split characters rely on it). */
+const CHUNK = 64 * 1024;
+
+/**
+ * The bytes of the file open as `fd`, from the first one: read at positions, and never closed
+ * here (a file stream closes its descriptor when it is destroyed, and a reading may stop early).
+ */
+async function* chunksOf(fd: number): AsyncGenerator<Buffer> {
+  for (let position = 0; ;) {
+    const { bytesRead, buffer } = await readAt(fd, Buffer.allocUnsafe(CHUNK), 0, CHUNK, position);
+    if (bytesRead === 0) return;
+    position += bytesRead;
+    yield bytesRead === CHUNK ? buffer : buffer.subarray(0, bytesRead);
+  }
 }
 
 /** An error of zlib (damaged or truncated gzip data), not of the file system. */

@@ -10,7 +10,13 @@ import { ChangeAnnouncer } from './change-announcer';
 import { CsvFormat, RowOutcome, SkipReason, detectFormat } from './csv-format';
 import { RecordTooLong, UnreadableHeader, csvRecords } from './csv-records';
 import { checkImportFile } from './file-check';
-import { fileContent, openImportFile } from './import-file';
+import {
+  ImportFile,
+  changedSinceOpened,
+  closeImportFile,
+  fileContent,
+  openImportFile,
+} from './import-file';
 import { ImportProgress } from './import-progress';
 
 export interface ImportSummary extends WriteCounts {
@@ -28,6 +34,8 @@ export interface ImportSummary extends WriteCounts {
  * date, in batches (`BatchWriter`), each batch in one transaction. The file is read once to its
  * end before anything is written (`checkImportFile`). Bad rows are reported with their line number
  * and left out; they never stop the import. While one batch is written the next one is parsed.
+ * Both readings are of the file opened first, even if another one takes its name meanwhile; one
+ * written to meanwhile is reported (`changedSinceOpened`).
  */
 @Injectable()
 export class ImportService {
@@ -47,7 +55,29 @@ export class ImportService {
     signal?: AbortSignal,
   ): Promise<ImportSummary> {
     const input = openImportFile(file);
-    await checkImportFile(input, signal);
+    try {
+      const writtenTo = () =>
+        new CliError(`${file} was written to while it was checked; nothing was imported`);
+      try {
+        await checkImportFile(input, signal);
+      } catch (error) {
+        // A file written to meanwhile may well look damaged: that is not what to tell.
+        throw changedSinceOpened(input) ? writtenTo() : error;
+      }
+      if (changedSinceOpened(input)) throw writtenTo();
+      return await this.importChecked(input, series, progress, signal);
+    } finally {
+      closeImportFile(input);
+    }
+  }
+
+  private async importChecked(
+    input: ImportFile,
+    series: SeriesDefinition,
+    progress: ImportProgress,
+    signal?: AbortSignal,
+  ): Promise<ImportSummary> {
+    const file = input.path;
     const summary: ImportSummary = {
       format: '',
       rowsRead: 0,
@@ -111,6 +141,12 @@ export class ImportService {
     summary.interrupted = interruptedBy(signal);
     if (!format && !summary.failure && !summary.interrupted) {
       throw new CliError(`${file} is empty (no CSV header)`);
+    }
+    if (!summary.failure && !summary.interrupted && changedSinceOpened(input)) {
+      // What was read may mix the old content and the new: upserts make a second run safe.
+      summary.failure =
+        `${file} was written to while it was imported: the rows read were imported, they may ` +
+        'mix its content before and after; importing the file again makes the data its own';
     }
     return summary;
   }
