@@ -1,6 +1,8 @@
 import { MESSAGES } from '@app/common';
 import { AllExceptionsFilter } from '../apps/api/src/common/all-exceptions.filter';
 import { Response } from 'supertest';
+import { TokenService } from '../apps/api/src/auth/token.service';
+import { databaseEnv, runCli } from './support/cli';
 import { flushRedisDb } from './support/cli-test-bed';
 import { recordBody } from './support/fixtures';
 import { TestApp, bootTestApp } from './support/test-app';
@@ -9,6 +11,7 @@ interface LogLine {
   requestId?: string;
   status?: number;
   cache?: string;
+  client?: string | null;
   level?: string;
   context?: string;
   msg?: string;
@@ -56,8 +59,9 @@ describe('response cache (public answers served before Nest)', () => {
   describe('with the defaults', () => {
     let t: TestApp;
     let fromMemory: (response: Response) => boolean;
+    let lineOf: (response: Response) => LogLine | undefined;
     beforeAll(async () => {
-      ({ t, fromMemory } = await bootLogged({ CORS_ORIGINS: ORIGIN }));
+      ({ t, fromMemory, lineOf } = await bootLogged({ CORS_ORIGINS: ORIGIN }));
       for (const body of [record('2021-01-01', 'France', 10), record('2021-01-02', 'Chile', 20)]) {
         expect((await t.http.post('/api/covid/data').set(t.auth()).send(body)).status).toBe(201);
       }
@@ -90,6 +94,104 @@ describe('response cache (public answers served before Nest)', () => {
       expect(Number(again.headers['x-ratelimit-remaining'])).toBe(
         Number(first.headers['x-ratelimit-remaining']) - 1,
       );
+    });
+
+    it.each([
+      '/api/covid/data?country=France&limit=100',
+      '/api/covid/data',
+      '/api/mpox/data?limit=5&offset=0',
+    ])('answers the list %s again from memory to a caller with a token', async (url) => {
+      const first = await t.http.get(url).set(t.auth()).set('Origin', ORIGIN);
+      const again = await t.http.get(url).set(t.auth('bob')).set('Origin', ORIGIN);
+      expect(first.status).toBe(200);
+      expect((first.body as unknown[]).length).toBeGreaterThan(0);
+      expect([fromMemory(first), fromMemory(again)]).toEqual([false, true]);
+      expect([lineOf(first)?.client, lineOf(again)?.client]).toEqual(['alice', 'bob']);
+      expect(again.status).toBe(200);
+      expect(again.text).toBe(first.text);
+      expect(stableHeaders(again)).toEqual(stableHeaders(first));
+      expect(Object.keys(again.headers).sort()).toEqual(Object.keys(first.headers).sort());
+      expect(again.headers['access-control-allow-origin']).toBe(ORIGIN);
+    });
+
+    it('asks every caller of a kept list for a token: the same 401s as through Nest', async () => {
+      const url = '/api/covid/data?country=Chile';
+      const kept = await t.http.get(url).set(t.auth());
+      expect([kept.status, fromMemory(kept)]).toEqual([200, false]);
+      expect(fromMemory(await t.http.get(url).set(t.auth()))).toBe(true);
+
+      for (const [headers, message] of [
+        [{}, MESSAGES.noToken],
+        [{ Authorization: 'Bearer wrong-token-0123456789' }, MESSAGES.invalidToken],
+        [{ Authorization: t.auth().Authorization.slice(0, -1) }, MESSAGES.invalidToken],
+      ] as const) {
+        const refused = await t.http.get(url).set(headers);
+        // The same refusal on a list never answered, hence through Nest's router.
+        const throughNest = await t.http.get('/api/covid/data?country=Peru').set(headers);
+        expect(refused.status).toBe(401);
+        expect(refused.body).toEqual({ error: message });
+        expect(refused.headers['www-authenticate']).toBe('Bearer');
+        expect(refused.text).toBe(throughNest.text);
+        expect(stableHeaders(refused)).toEqual(stableHeaders(throughNest));
+        expect([fromMemory(refused), fromMemory(throughNest)]).toEqual([false, false]);
+      }
+      const again = await t.http.get(url).set(t.auth());
+      expect([again.status, fromMemory(again), again.text]).toEqual([200, true, kept.text]);
+    });
+
+    it('refuses a kept list to a token revoked meanwhile (admin command line)', async () => {
+      const env = databaseEnv(t.config.db);
+      const created = await runCli(['tokens', 'create', 'kept-list'], env);
+      expect(created.code).toBe(0);
+      const bearer = { Authorization: `Bearer ${created.stdout.trim()}` };
+      const tokens = t.app.get(TokenService);
+      await tokens.refresh();
+      const url = '/api/covid/data?limit=3';
+      await t.http.get(url).set(t.auth());
+      const served = await t.http.get(url).set(bearer);
+      expect([served.status, fromMemory(served)]).toEqual([200, true]);
+
+      expect((await runCli(['tokens', 'revoke', 'kept-list'], env)).code).toBe(0);
+      await tokens.refresh();
+      const refused = await t.http.get(url).set(bearer);
+      expect(refused.status).toBe(401);
+      expect(refused.body).toEqual({ error: MESSAGES.invalidToken });
+      expect(fromMemory(refused)).toBe(false);
+      expect(fromMemory(await t.http.get(url).set(t.auth()))).toBe(true);
+    });
+
+    it('never keeps a list longer than 100 records (read from the database every time)', async () => {
+      for (const url of ['/api/covid/data?limit=101', '/api/covid/data?limit=100000000']) {
+        const answers = [await t.http.get(url).set(t.auth()), await t.http.get(url).set(t.auth())];
+        expect(answers.map((a) => [a.status, fromMemory(a)])).toEqual([
+          [200, false],
+          [200, false],
+        ]);
+        expect(answers[1].text).toBe(answers[0].text);
+      }
+    });
+
+    it("shows this instance's writes at once in a kept list", async () => {
+      const url = '/api/covid/data?country=france';
+      const ids = async () => {
+        const response = await t.http.get(url).set(t.auth());
+        return {
+          fromMemory: fromMemory(response),
+          ids: (response.body as { id: number }[]).map((r) => r.id),
+        };
+      };
+      const before = (await ids()).ids;
+      expect(await ids()).toEqual({ fromMemory: true, ids: before });
+      const created = await t.http
+        .post('/api/covid/data')
+        .set(t.auth())
+        .send(record('2021-02-01', 'France', 40));
+      expect(created.status).toBe(201);
+      expect(await ids()).toEqual({ fromMemory: false, ids: [created.body.id, ...before] });
+      expect((await t.http.delete(`/api/covid/data/${created.body.id}`).set(t.auth())).status).toBe(
+        200,
+      );
+      expect(await ids()).toEqual({ fromMemory: false, ids: before });
     });
 
     it("shows this instance's writes at once", async () => {

@@ -29,9 +29,14 @@ export const CACHED_LIST_LIMIT = 100;
 /** The public answers that depend on nothing but the data. */
 type PublicAnswer = 'latest' | 'totals' | 'summary';
 
-/** A list answer: the whole JSON text when it fits in one page, otherwise chunks to stream. */
+/**
+ * A list answer: the JSON text read through the cache (small lists), the whole JSON text when it
+ * fits in one page, otherwise chunks to stream.
+ */
 export type ListBody =
-  { kind: 'text'; json: string } | { kind: 'stream'; chunks: AsyncIterable<string> };
+  | { kind: 'cached'; answer: CachedValue<string> }
+  | { kind: 'text'; json: string }
+  | { kind: 'stream'; chunks: AsyncIterable<string> };
 
 /** The rules of one disease's series (windows, totals, stats, writes); COVID and MPOX share it. */
 export class SeriesService {
@@ -177,10 +182,10 @@ export class SeriesService {
     }
     if (filter.limit <= CACHED_LIST_LIMIT) {
       const key = `list:${JSON.stringify(filter)}`;
-      const json = await this.cache.get(key, async () =>
+      const answer = await this.cache.getCached(key, async () =>
         JSON.stringify(await this.repository.page(filter, filter.limit)),
       );
-      return { kind: 'text', json };
+      return { kind: 'cached', answer };
     }
     const size = Math.min(filter.limit, LIST_PAGE_SIZE);
     const first = await this.listPages.run(() => this.repository.page(filter, size));

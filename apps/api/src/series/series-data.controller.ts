@@ -26,6 +26,7 @@ import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { MESSAGES } from '@app/common';
 import {
+  CachedValue,
   InjectSeries,
   ListQueryDto,
   MAX_BULK_RECORDS,
@@ -47,6 +48,7 @@ import {
   WriteAck,
 } from '../common/api-responses';
 import { IdParamDto } from '../common/id-param.dto';
+import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { BulkRecordsPipe } from './bulk-records.pipe';
 import { JSON_TYPE } from '../common/json-content-type';
 import { CLIENT_TIMEOUTS } from '../client-timeouts';
@@ -67,6 +69,8 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
 
     @Get('data')
     @Header('Content-Type', JSON_TYPE)
+    // Small lists: answered again from memory, after the guards, while the read cache holds them.
+    @CachedResponse()
     @ApiOperation({
       summary: `List ${definition.label} records`,
       description: '`date` descending then `id` descending. Large results are streamed.',
@@ -79,8 +83,9 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
     async list(
       @Query() query: ListQueryDto,
       @Req() request: { raw: { socket: Socket } },
-    ): Promise<string | StreamableFile> {
+    ): Promise<CachedValue<string> | string | StreamableFile> {
       const body = await this.series.list(query);
+      if (body.kind === 'cached') return body.answer;
       if (body.kind === 'text') return body.json;
       // A client that stops reading would hold the stream (and a page) for ever: its connection
       // is closed once nothing moved for a while. Only here: a socket timeout on every
