@@ -1,4 +1,3 @@
-import './v8-flags';
 import 'reflect-metadata';
 import { ConfigValidationError, loadConfig } from '@app/config';
 import { createApp } from './bootstrap';
