@@ -1,5 +1,4 @@
-import { closeSync, fstatSync, openSync, read, readSync } from 'node:fs';
-import { promisify } from 'node:util';
+import { FileHandle, open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { CliError } from '../cli-error';
@@ -12,7 +11,7 @@ import { describe } from '../cli-context';
  */
 export interface ImportFile {
   path: string;
-  fd: number;
+  handle: FileHandle;
   /** Bytes on disk (compressed for a gzip file): the progress counts these. */
   size: number;
   /** When its content last changed, as found on opening it (`changedSinceOpened`). */
@@ -21,36 +20,42 @@ export interface ImportFile {
 }
 
 /** A readable regular file, else a usage error (exit code 2) before anything else happens. */
-export function openImportFile(path: string): ImportFile {
-  let fd: number | undefined;
+export async function openImportFile(path: string): Promise<ImportFile> {
+  let handle: FileHandle | undefined;
   try {
-    fd = openSync(path, 'r');
-    const stat = fstatSync(fd);
+    handle = await open(path, 'r');
+    const stat = await handle.stat();
     if (!stat.isFile()) throw new Error('not a file');
-    return { path, fd, size: stat.size, mtimeMs: stat.mtimeMs, gzip: startsAsGzip(fd) };
+    const gzip = await startsAsGzip(handle);
+    return { path, handle, size: stat.size, mtimeMs: stat.mtimeMs, gzip };
   } catch (error) {
-    if (fd !== undefined) closeSync(fd);
+    await handle?.close();
     throw CliError.usage(`cannot read ${path}: ${describe(error)}`);
   }
 }
 
-export function closeImportFile(file: ImportFile): void {
-  closeSync(file.fd);
+/**
+ * Closes the file once the reads still under way are done (a reading stopped early may have one
+ * left: the descriptor is never closed under it, nor its number handed to another file meanwhile).
+ */
+export function closeImportFile(file: ImportFile): Promise<void> {
+  return file.handle.close();
 }
 
 /**
  * Whether the file opened was written to since (its size or modification time differ): the file
  * held open, not whatever file now bears its name.
  */
-export function changedSinceOpened(file: ImportFile): boolean {
-  const now = fstatSync(file.fd);
+export async function changedSinceOpened(file: ImportFile): Promise<boolean> {
+  const now = await file.handle.stat();
   return now.size !== file.size || now.mtimeMs !== file.mtimeMs;
 }
 
 /** Gzip files start with the bytes 1f 8b (whatever their name). */
-function startsAsGzip(fd: number): boolean {
+async function startsAsGzip(handle: FileHandle): Promise<boolean> {
   const magic = Buffer.alloc(2);
-  return readSync(fd, magic, 0, 2, 0) === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
+  const { bytesRead } = await handle.read(magic, 0, 2, 0);
+  return bytesRead === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
 }
 
 /**
@@ -59,7 +64,7 @@ function startsAsGzip(fd: number): boolean {
  * file stays open (`closeImportFile` closes it).
  */
 export function fileContent(file: ImportFile, onRead?: (bytes: number) => void): Readable {
-  const raw = Readable.from(chunksOf(file.fd), { objectMode: false });
+  const raw = Readable.from(chunksOf(file.handle), { objectMode: false });
   if (onRead) raw.on('data', (chunk: Buffer | string) => onRead(chunk.length));
   if (!file.gzip) return raw;
   const gunzip = createGunzip();
@@ -68,17 +73,17 @@ export function fileContent(file: ImportFile, onRead?: (bytes: number) => void):
   return raw.pipe(gunzip);
 }
 
-const readAt = promisify(read);
 /** As much as `fs.createReadStream` reads at a time (the tests of split characters rely on it). */
 const CHUNK = 64 * 1024;
 
 /**
- * The bytes of the file open as `fd`, from the first one: read at positions, and never closed
- * here (a file stream closes its descriptor when it is destroyed, and a reading may stop early).
+ * The bytes of the file, from the first one: read at positions, and never closed here (a file
+ * stream closes its descriptor when it is destroyed, and a reading may stop early).
  */
-async function* chunksOf(fd: number): AsyncGenerator<Buffer> {
+async function* chunksOf(handle: FileHandle): AsyncGenerator<Buffer> {
   for (let position = 0; ;) {
-    const { bytesRead, buffer } = await readAt(fd, Buffer.allocUnsafe(CHUNK), 0, CHUNK, position);
+    const buffer = Buffer.allocUnsafe(CHUNK);
+    const { bytesRead } = await handle.read(buffer, 0, CHUNK, position);
     if (bytesRead === 0) return;
     position += bytesRead;
     yield bytesRead === CHUNK ? buffer : buffer.subarray(0, bytesRead);

@@ -54,20 +54,21 @@ export class ImportService {
     progress: ImportProgress,
     signal?: AbortSignal,
   ): Promise<ImportSummary> {
-    const input = openImportFile(file);
+    const input = await openImportFile(file);
     try {
       const writtenTo = () =>
         new CliError(`${file} was written to while it was checked; nothing was imported`);
       try {
         await checkImportFile(input, signal);
       } catch (error) {
-        // A file written to meanwhile may well look damaged: that is not what to tell.
-        throw changedSinceOpened(input) ? writtenTo() : error;
+        // A file written to meanwhile may well look damaged: that is not what to tell (an
+        // interruption still is).
+        throw !signal?.aborted && (await changedSinceOpened(input)) ? writtenTo() : error;
       }
-      if (changedSinceOpened(input)) throw writtenTo();
+      if (await changedSinceOpened(input)) throw writtenTo();
       return await this.importChecked(input, series, progress, signal);
     } finally {
-      closeImportFile(input);
+      await closeImportFile(input);
     }
   }
 
@@ -142,7 +143,7 @@ export class ImportService {
     if (!format && !summary.failure && !summary.interrupted) {
       throw new CliError(`${file} is empty (no CSV header)`);
     }
-    if (!summary.failure && !summary.interrupted && changedSinceOpened(input)) {
+    if (!summary.failure && !summary.interrupted && (await changedSinceOpened(input))) {
       // What was read may mix the old content and the new: upserts make a second run safe.
       summary.failure =
         `${file} was written to while it was imported: the rows read were imported, they may ` +
