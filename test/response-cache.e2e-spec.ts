@@ -292,6 +292,41 @@ describe('response cache (public answers served before Nest)', () => {
     },
   );
 
+  it("counts a kept list against its caller's own budget, and answers HEAD through Nest", async () => {
+    const { t, fromMemory, lineOf } = await bootLogged({ THROTTLE_LIMIT: '3' });
+    try {
+      const url = '/api/covid/data?limit=10';
+      const answers: Response[] = [];
+      for (let i = 0; i < 3; i++) answers.push(await t.http.get(url).set(t.auth()));
+      expect(
+        answers.map((a) => [a.status, fromMemory(a), a.headers['x-ratelimit-remaining']]),
+      ).toEqual([
+        [200, false, '2'],
+        [200, true, '1'],
+        [200, true, '0'],
+      ]);
+      const refused = await t.http.get(url).set(t.auth());
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: MESSAGES.tooManyRequests });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(lineOf(refused)).toMatchObject({ status: 429, client: 'alice' });
+      expect(fromMemory(refused)).toBe(false);
+
+      // Another client has its own budget, and gets the kept answer.
+      const other = await t.http.get(url).set(t.auth('bob'));
+      expect([other.status, fromMemory(other), other.headers['x-ratelimit-remaining']]).toEqual([
+        200,
+        true,
+        '2',
+      ]);
+      const head = await t.http.head(url).set(t.auth('bob'));
+      expect([head.status, fromMemory(head), head.text]).toEqual([200, false, undefined]);
+      expect(head.headers['content-length']).toBe(other.headers['content-length']);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('answers a bare 500 and logs it if the exception filter itself fails on a refusal', async () => {
     const { t, fromMemory, lineOf, lines } = await bootLogged({ THROTTLE_LIMIT: '1' });
     try {

@@ -24,7 +24,8 @@ export interface CachedAnswer {
  * and query string, as sent), each kept
  * exactly as long as the cached value it is (the `ReadCache` entry it is: at most `CACHE_TTL_MS`, dropped
  * by every write of this instance and every change announced by the others). Bounded like
- * `ReadCache`: past `maxEntries` URLs it starts again from empty.
+ * `ReadCache`: past `maxEntries` URLs it drops the answers no longer current, or else starts again
+ * from empty.
  */
 @Injectable()
 export class ResponseCache {
@@ -41,10 +42,20 @@ export class ResponseCache {
     return undefined;
   }
 
-  /** Keeps `answer` for `url`, unless what it was made of has changed already. */
+  /**
+   * Keeps `answer` for `url`, unless what it was made of has changed already. When full, the
+   * answers no longer current go first (nothing removes them otherwise until their URL is asked
+   * for again); only if all are current does it start again from empty.
+   */
   set(url: string, answer: CachedAnswer): void {
-    if (!answer.source.isCurrent()) return;
-    if (this.answers.size >= this.maxEntries && !this.answers.has(url)) this.answers.clear();
+    const now = Date.now();
+    if (!answer.source.isCurrent(now)) return;
+    if (this.answers.size >= this.maxEntries && !this.answers.has(url)) {
+      for (const [kept, other] of this.answers) {
+        if (!other.source.isCurrent(now)) this.answers.delete(kept);
+      }
+      if (this.answers.size >= this.maxEntries) this.answers.clear();
+    }
     this.answers.set(url, answer);
   }
 
