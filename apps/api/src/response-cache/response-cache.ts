@@ -21,11 +21,10 @@ export interface CachedAnswer {
 
 /**
  * The answers of `@CachedResponse()` routes (the public ones, small lists) by request URL (path
- * and query string, as sent), each kept
- * exactly as long as the cached value it is (the `ReadCache` entry it is: at most `CACHE_TTL_MS`, dropped
- * by every write of this instance and every change announced by the others). Bounded like
- * `ReadCache`: past `maxEntries` URLs it drops the answers no longer current, or else starts again
- * from empty.
+ * and query string, as sent), each kept exactly as long as the cached value it is (the
+ * `ReadCache` entry it is: at most `CACHE_TTL_MS`, dropped by every write of this instance and
+ * every change announced by the others). Bounded like `ReadCache`: past `maxEntries` URLs it
+ * drops the answers no longer current, or else starts again from empty.
  */
 @Injectable()
 export class ResponseCache {
