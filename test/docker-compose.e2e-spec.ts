@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
 import { parse } from 'yaml';
-import { ApiProcess, ROOT, startApi } from './support/built-api';
+import { ApiProcess, ROOT, productionStartWords, startApi } from './support/built-api';
 import { TestDatabase, createTestDatabase } from './support/test-database';
 
 const run = promisify(execFile);
@@ -127,7 +127,19 @@ describe('docker-compose.yml and Dockerfile', () => {
       ]),
     );
     expect(final.some((l) => l.startsWith('HEALTHCHECK '))).toBe(true);
-    expect(execForm('CMD')).toEqual(['node', 'dist/apps/api/apps/api/src/main.js']);
+    expect(execForm('CMD')).toEqual([
+      'node',
+      '--no-memory-reducer',
+      'dist/apps/api/apps/api/src/main.js',
+    ]);
+  });
+
+  it('starts the API as npm run start:prod does, Node flags included (the bench reads the same)', () => {
+    expect(execForm('CMD')).toEqual(productionStartWords());
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(pkg.scripts.start).toBe('npm run build:api && npm run start:prod');
   });
 
   describe('the start command with exactly the Compose environment', () => {

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API_MAIN, ROOT } from './support/built-api';
+import { API_MAIN, ROOT, productionStartWords } from './support/built-api';
 
 const PORT = 3051;
 
@@ -41,7 +41,10 @@ describe('the production start command', () => {
 
   it('serves on the SQLite default with no other set-up, and stops cleanly on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'covid-start-'));
-    const child = spawn(process.execPath, [join(ROOT, API_MAIN)], {
+    // Exactly `npm run start:prod` (its Node flags too), from another working directory.
+    const [, ...words] = productionStartWords();
+    const entry = words.pop()!;
+    const child = spawn(process.execPath, [...words, join(ROOT, entry)], {
       cwd: dir,
       env: { PATH: process.env.PATH, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
       stdio: 'ignore',

@@ -28,6 +28,8 @@ export interface BenchResult {
   options: {
     apiEnv: Record<string, string>;
     apiMain: string;
+    /** Node's flags the API ran with (since the tenth round; absent before: none). */
+    apiNodeFlags?: string[];
     connections: number;
     duration: number;
     warmup: number;
@@ -143,7 +145,8 @@ export function formatResult(result: BenchResult): string {
         : '') +
       Object.entries(result.options.apiEnv)
         .map(([name, value]) => `, ${name}=${value}`)
-        .join(''),
+        .join('') +
+      `; API started as node ${[...(result.options.apiNodeFlags ?? []), '<main.js>'].join(' ')}`,
     '',
     table(rows),
     '',

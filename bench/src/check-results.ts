@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { BenchResult } from './bench-report';
 import { DATA_ROWS } from './bench-database';
+import { productionStartCommand } from './start-command';
 
 /**
  * Checks that a bench run wrote well-formed results (used by CI after a short run): every route
@@ -12,6 +13,12 @@ function check(result: BenchResult): string[] {
   const problems: string[] = [];
   const expect = (ok: boolean, what: string): void => void (ok || problems.push(what));
   const positive = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n) && n > 0;
+  const production = productionStartCommand();
+  expect(
+    result.options.apiMain === production.main &&
+      JSON.stringify(result.options.apiNodeFlags) === JSON.stringify(production.nodeFlags),
+    'the API started as npm run start:prod (its entry and Node flags)',
+  );
   expect(result.routes.length === 5, 'five read routes');
   for (const route of result.routes) {
     for (const [server, stats] of [

@@ -17,6 +17,7 @@ import {
 import { LoadStats, combineLoads, runLoad } from './load-run';
 import { PROJECT_ROOT } from './paths';
 import { ServerProcess } from './server-process';
+import { productionStartCommand, splitFlags } from './start-command';
 
 /**
  * Compares builds of the API (`npm run bench:compare`): several processes of each build and the
@@ -27,6 +28,8 @@ import { ServerProcess } from './server-process';
  */
 interface Options {
   build: Record<string, string>;
+  /** Node's flags per build, where not those of `npm run start:prod`. */
+  nodeFlags: Record<string, string>;
   procs: number;
   rounds: number;
   duration: number;
@@ -53,6 +56,12 @@ const build = (value: string, previous: Record<string, string>): Record<string, 
   return { ...previous, [match[1]]: match[2] };
 };
 
+const nodeFlags = (value: string, previous: Record<string, string>): Record<string, string> => {
+  const match = /^([\w.-]+)=(.*)$/.exec(value);
+  if (!match) throw new InvalidArgumentError('name=flags');
+  return { ...previous, [match[1]]: match[2] };
+};
+
 function parseOptions(argv: string[]): Options {
   const options = withLoadOptions(
     new Command('bench:compare').description(
@@ -61,6 +70,13 @@ function parseOptions(argv: string[]): Options {
     { help: 'rounds; each drives every process and the baseline once', default: 8 },
   )
     .option('--build <name=main.js>', 'a build to compare (repeatable)', build, {})
+    .option(
+      '--node-flags <name=flags>',
+      "Node's flags for one build, e.g. --node-flags 'plain=' (repeatable; default: those of " +
+        'npm run start:prod)',
+      nodeFlags,
+      {},
+    )
     .option('--procs <n>', 'processes per build', positive, 3)
     .option(
       '--route <text>',
@@ -86,8 +102,11 @@ function parseOptions(argv: string[]): Options {
     .parse(argv)
     .opts<Options>();
   if (Object.keys(options.build).length === 0) {
-    options.build = { current: resolve(PROJECT_ROOT, 'dist/apps/api/apps/api/src/main.js') };
+    options.build = { current: productionStartCommand().main };
   }
+  const unknown = Object.keys(options.nodeFlags).filter((name) => !(name in options.build));
+  if (unknown.length > 0)
+    throw new InvalidArgumentError(`--node-flags for no build: ${unknown.join(', ')}`);
   return options;
 }
 
@@ -141,6 +160,9 @@ async function main(): Promise<void> {
   try {
     const contenders: Contender[] = [];
     let port = options.port;
+    const production = productionStartCommand();
+    const flagsOf = (name: string): string[] =>
+      name in options.nodeFlags ? splitFlags(options.nodeFlags[name]) : production.nodeFlags;
     for (let p = 1; p <= options.procs; p++) {
       for (const [name, main] of Object.entries(options.build)) {
         const server = ServerProcess.start(
@@ -148,6 +170,8 @@ async function main(): Promise<void> {
           resolve(main),
           port,
           apiEnvironment(database.config, port),
+          [],
+          flagsOf(name),
         );
         servers.push(server);
         await server.ready('/api/health');

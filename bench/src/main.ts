@@ -10,8 +10,9 @@ import { CREATE_PATH, DUMP_PATH, createBodies, readRoutes } from './bench-routes
 import { AUTH, apiEnvironment, routeTarget, startBaseline } from './bench-servers';
 import { runDump } from './dump-run';
 import { LoadOptions, LoadStats, combineLoads, runLoad } from './load-run';
-import { API_MAIN, PROJECT_ROOT } from './paths';
+import { PROJECT_ROOT } from './paths';
 import { ServerProcess } from './server-process';
+import { productionStartCommand, splitFlags } from './start-command';
 
 interface Options extends LoadOptions {
   db: 'sqlite' | 'mysql' | 'both';
@@ -23,6 +24,7 @@ interface Options extends LoadOptions {
   outDir: string;
   apiEnv: Record<string, string>;
   apiMain: string;
+  apiNodeFlags: string[];
   label?: string;
 }
 
@@ -35,6 +37,7 @@ const keyValue = (value: string, previous: Record<string, string>): Record<strin
 };
 
 function parseOptions(argv: string[]): Options {
+  const production = productionStartCommand();
   return withLoadOptions(
     new Command('bench').description(
       'Loads the data sets, then benchmarks the built API against a bare node:http baseline',
@@ -54,7 +57,13 @@ function parseOptions(argv: string[]): Options {
       keyValue,
       {},
     )
-    .option('--api-main <file>', 'the built API entry, for A/B runs of two builds', API_MAIN)
+    .option('--api-main <file>', 'the built API entry, for A/B runs of two builds', production.main)
+    .option(
+      '--api-node-flags <flags>',
+      "Node's flags for the API, for A/B runs (default: those of npm run start:prod)",
+      splitFlags,
+      production.nodeFlags,
+    )
     .option('--label <label>', 'suffix of the result file name, for A/B runs')
     .parse(argv)
     .opts<Options>();
@@ -92,6 +101,8 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       resolve(options.apiMain),
       options.port,
       apiEnvironment(database.config, options.port, options.apiEnv),
+      [],
+      options.apiNodeFlags,
     );
     servers.push(api);
     await api.ready('/api/health');
@@ -167,6 +178,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       options: {
         apiEnv: options.apiEnv,
         apiMain: options.apiMain,
+        apiNodeFlags: options.apiNodeFlags,
         connections: options.connections,
         duration: options.duration,
         warmup: options.warmup,

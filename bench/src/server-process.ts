@@ -17,8 +17,9 @@ export class ServerProcess {
     port: number,
     env: Record<string, string>,
     args: string[] = [],
+    nodeFlags: string[] = [],
   ): ServerProcess {
-    const child = spawn(process.execPath, [script, ...args], {
+    const child = spawn(process.execPath, [...nodeFlags, script, ...args], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { get } from 'node:http';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseConfig } from '@app/config';
 
@@ -15,6 +15,14 @@ function projectRoot(from: string): string {
 }
 /** The built API (`npm run build`); test/support/global-setup.ts builds it when it is stale. */
 export const API_MAIN = 'dist/apps/api/apps/api/src/main.js';
+
+/** `npm run start:prod` from package.json, as words: `node`, Node's flags, the entry. */
+export function productionStartWords(): string[] {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  return pkg.scripts['start:prod'].trim().split(/\s+/);
+}
 
 /** The variables that point the API at a throw-away test database. */
 export function databaseEnv(db: Omit<DatabaseConfig, 'timeoutMs'>): Record<string, string> {
