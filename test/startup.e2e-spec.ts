@@ -2,12 +2,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API_MAIN, ROOT, productionStartWords } from './support/built-api';
+import { ROOT, productionStartArgs } from './support/built-api';
 
 const PORT = 3051;
 
 function startWith(env: Record<string, string>) {
-  return spawnSync(process.execPath, [join(ROOT, API_MAIN)], {
+  return spawnSync(process.execPath, productionStartArgs(), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, ...env },
     encoding: 'utf8',
@@ -42,9 +42,7 @@ describe('the production start command', () => {
   it('serves on the SQLite default with no other set-up, and stops cleanly on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'covid-start-'));
     // Exactly `npm run start:prod` (its Node flags too), from another working directory.
-    const [, ...words] = productionStartWords();
-    const entry = words.pop()!;
-    const child = spawn(process.execPath, [...words, join(ROOT, entry)], {
+    const child = spawn(process.execPath, productionStartArgs(), {
       cwd: dir,
       env: { PATH: process.env.PATH, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
       stdio: 'ignore',
@@ -66,7 +64,7 @@ describe('the production start command', () => {
 
   it('logs an unreachable database at start-up as JSON lines, without stack traces', async () => {
     // Nothing listens on port 1: the MySQL connection is refused at once, and TypeORM retries.
-    const child = spawn(process.execPath, [join(ROOT, API_MAIN)], {
+    const child = spawn(process.execPath, productionStartArgs(), {
       cwd: ROOT,
       env: { PATH: process.env.PATH, PORT: String(PORT), DB_TYPE: 'mysql', DB_PORT: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -20,7 +20,16 @@ const PORT = Number(process.env.SOAK_PORT ?? 3410);
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 20);
 const TTL = Number(process.env.SOAK_TTL ?? 5);
 const LIMIT = Number(process.env.SOAK_LIMIT ?? 20);
-const MAIN = join(__dirname, '../../apps/api/apps/api/src/main.js');
+const ROOT = join(__dirname, '../../..');
+/** `npm run start:prod` (`node [flags] <main.js>`): the server starts as in production, flags included. */
+const [, ...START] = (
+  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  }
+).scripts['start:prod']
+  .trim()
+  .split(/\s+/)
+  .map((word, i, all) => (i === all.length - 1 ? join(ROOT, word) : word));
 const BASE = `http://127.0.0.1:${PORT}`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -49,7 +58,7 @@ function address(n: number): string {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'covid-api-soak-'));
-  const server = spawn(process.execPath, [MAIN], {
+  const server = spawn(process.execPath, START, {
     env: {
       ...process.env,
       NODE_ENV: 'production',

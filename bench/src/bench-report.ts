@@ -30,6 +30,8 @@ export interface BenchResult {
     apiMain: string;
     /** Node's flags the API ran with (since the tenth round; absent before: none). */
     apiNodeFlags?: string[];
+    /** The API's command line, read from /proc once it answered (since the tenth round). */
+    apiCommandLine?: string[];
     connections: number;
     duration: number;
     warmup: number;

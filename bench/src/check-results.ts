@@ -5,19 +5,21 @@ import { DATA_ROWS } from './bench-database';
 import { productionStartCommand } from './start-command';
 
 /**
- * Checks that a bench run wrote well-formed results (used by CI after a short run): every route
- * measured on both servers with no failed request, the dump complete. Asserts no speed.
+ * Checks that a bench run wrote well-formed results (used by CI after a short run): the API ran as
+ * `npm run start:prod` (its command line, read from /proc), every route measured on both servers
+ * with no failed request, the dump complete. Asserts no speed.
  * `node check-results.js <dir> <db>...`
  */
 function check(result: BenchResult): string[] {
   const problems: string[] = [];
   const expect = (ok: boolean, what: string): void => void (ok || problems.push(what));
   const positive = (n: unknown): boolean => typeof n === 'number' && Number.isFinite(n) && n > 0;
+  // The process as the kernel ran it: node, then exactly start:prod's flags and entry.
   const production = productionStartCommand();
   expect(
-    result.options.apiMain === production.main &&
-      JSON.stringify(result.options.apiNodeFlags) === JSON.stringify(production.nodeFlags),
-    'the API started as npm run start:prod (its entry and Node flags)',
+    JSON.stringify(result.options.apiCommandLine?.slice(1)) ===
+      JSON.stringify([...production.nodeFlags, production.main]),
+    'the API ran as npm run start:prod (its Node flags, then its entry)',
   );
   expect(result.routes.length === 5, 'five read routes');
   for (const route of result.routes) {

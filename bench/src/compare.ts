@@ -104,7 +104,9 @@ function parseOptions(argv: string[]): Options {
   if (Object.keys(options.build).length === 0) {
     options.build = { current: productionStartCommand().main };
   }
-  const unknown = Object.keys(options.nodeFlags).filter((name) => !(name in options.build));
+  const unknown = Object.keys(options.nodeFlags).filter(
+    (name) => !Object.hasOwn(options.build, name),
+  );
   if (unknown.length > 0)
     throw new InvalidArgumentError(`--node-flags for no build: ${unknown.join(', ')}`);
   return options;
@@ -162,7 +164,9 @@ async function main(): Promise<void> {
     let port = options.port;
     const production = productionStartCommand();
     const flagsOf = (name: string): string[] =>
-      name in options.nodeFlags ? splitFlags(options.nodeFlags[name]) : production.nodeFlags;
+      Object.hasOwn(options.nodeFlags, name)
+        ? splitFlags(options.nodeFlags[name])
+        : production.nodeFlags;
     for (let p = 1; p <= options.procs; p++) {
       for (const [name, main] of Object.entries(options.build)) {
         const server = ServerProcess.start(

@@ -106,6 +106,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
     );
     servers.push(api);
     await api.ready('/api/health');
+    const apiCommandLine = api.commandLine();
     const routes = readRoutes(options.country);
     const baseline = await startBaseline(
       api,
@@ -179,6 +180,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
         apiEnv: options.apiEnv,
         apiMain: options.apiMain,
         apiNodeFlags: options.apiNodeFlags,
+        apiCommandLine,
         connections: options.connections,
         duration: options.duration,
         warmup: options.warmup,

@@ -55,6 +55,11 @@ export class ServerProcess {
     throw new Error(`${this.name} did not answer ${path} within ${timeoutMs} ms`);
   }
 
+  /** The command line the process runs, as the kernel has it (`/proc/<pid>/cmdline`). */
+  commandLine(): string[] {
+    return readFileSync(`/proc/${this.pid}/cmdline`, 'utf8').split('\0').slice(0, -1);
+  }
+
   /** Resident set size in bytes, from /proc (Linux). */
   rss(): number {
     const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');

@@ -24,6 +24,17 @@ export function productionStartWords(): string[] {
   return pkg.scripts['start:prod'].trim().split(/\s+/);
 }
 
+/**
+ * What follows `node` in `npm run start:prod`: Node's flags, then the entry as an absolute path
+ * (so that it also starts from another working directory).
+ */
+export function productionStartArgs(): string[] {
+  const [node, ...args] = productionStartWords();
+  if (node !== 'node') throw new Error(`start:prod does not start with node: ${node}`);
+  const entry = args.pop()!;
+  return [...args, join(ROOT, entry)];
+}
+
 /** The variables that point the API at a throw-away test database. */
 export function databaseEnv(db: Omit<DatabaseConfig, 'timeoutMs'>): Record<string, string> {
   return db.type === 'sqlite'
@@ -59,13 +70,14 @@ export function healthStatus(port: number, host = '127.0.0.1'): Promise<number |
 }
 
 /**
- * Starts the built API as a child process with exactly `env` (plus PATH) and resolves once its
+ * Starts the built API as a child process (by default as `npm run start:prod` does, Node's flags
+ * included) with exactly `env` (plus PATH) and resolves once its
  * health check answers 200 on `env.PORT` (bounded wait); rejects with its output when it exits or
  * does not start.
  */
 export async function startApi(
   env: Record<string, string>,
-  args: string[] = [API_MAIN],
+  args: string[] = productionStartArgs(),
 ): Promise<ApiProcess> {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
