@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
 import { parse } from 'yaml';
-import { ApiProcess, ROOT, productionStartWords, startApi } from './support/built-api';
+import { ApiProcess, ROOT, startApi } from './support/built-api';
+import { productionStartCommand } from './support/start-command';
 import { TestDatabase, createTestDatabase } from './support/test-database';
 
 const run = promisify(execFile);
@@ -135,7 +136,8 @@ describe('docker-compose.yml and Dockerfile', () => {
   });
 
   it('starts the API as npm run start:prod does, Node flags included (the bench reads the same)', () => {
-    expect(execForm('CMD')).toEqual(productionStartWords());
+    const { nodeFlags, main } = productionStartCommand(ROOT);
+    expect(execForm('CMD')).toEqual(['node', ...nodeFlags, relative(ROOT, main)]);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };

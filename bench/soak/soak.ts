@@ -14,22 +14,17 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { productionStartCommand } from '../../test/support/start-command';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 120);
 const PORT = Number(process.env.SOAK_PORT ?? 3410);
 const CONNECTIONS = Number(process.env.SOAK_CONNECTIONS ?? 20);
 const TTL = Number(process.env.SOAK_TTL ?? 5);
 const LIMIT = Number(process.env.SOAK_LIMIT ?? 20);
-const ROOT = join(__dirname, '../../..');
-/** `npm run start:prod` (`node [flags] <main.js>`): the server starts as in production, flags included. */
-const [, ...START] = (
-  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  }
-).scripts['start:prod']
-  .trim()
-  .split(/\s+/)
-  .map((word, i, all) => (i === all.length - 1 ? join(ROOT, word) : word));
+/** The project root, from dist/soak/bench/soak where this runs once compiled. */
+const ROOT = join(__dirname, '../../../..');
+/** The server starts as `npm run start:prod` starts it, Node flags included. */
+const { nodeFlags, main: MAIN } = productionStartCommand(ROOT);
 const BASE = `http://127.0.0.1:${PORT}`;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -58,7 +53,7 @@ function address(n: number): string {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'covid-api-soak-'));
-  const server = spawn(process.execPath, START, {
+  const server = spawn(process.execPath, [...nodeFlags, MAIN], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -1,8 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { get } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseConfig } from '@app/config';
+import { productionStartCommand } from './start-command';
 
 /** The project root (found upwards, so that this also works once compiled into dist/bench). */
 export const ROOT = projectRoot(__dirname);
@@ -16,23 +17,10 @@ function projectRoot(from: string): string {
 /** The built API (`npm run build`); test/support/global-setup.ts builds it when it is stale. */
 export const API_MAIN = 'dist/apps/api/apps/api/src/main.js';
 
-/** `npm run start:prod` from package.json, as words: `node`, Node's flags, the entry. */
-export function productionStartWords(): string[] {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  return pkg.scripts['start:prod'].trim().split(/\s+/);
-}
-
-/**
- * What follows `node` in `npm run start:prod`: Node's flags, then the entry as an absolute path
- * (so that it also starts from another working directory).
- */
+/** What follows `node` in `npm run start:prod`: Node's flags, then the entry (absolute). */
 export function productionStartArgs(): string[] {
-  const [node, ...args] = productionStartWords();
-  if (node !== 'node') throw new Error(`start:prod does not start with node: ${node}`);
-  const entry = args.pop()!;
-  return [...args, join(ROOT, entry)];
+  const { nodeFlags, main } = productionStartCommand(ROOT);
+  return [...nodeFlags, main];
 }
 
 /** The variables that point the API at a throw-away test database. */
