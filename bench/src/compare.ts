@@ -50,17 +50,17 @@ const REFERENCES: Record<string, ReplayKind> = {
   'ref: Fastify + API headers': 'fastify-headers',
 };
 
-const build = (value: string, previous: Record<string, string>): Record<string, string> => {
-  const match = /^([\w.-]+)=(.+)$/.exec(value);
-  if (!match) throw new InvalidArgumentError('name=path/to/main.js');
-  return { ...previous, [match[1]]: match[2] };
-};
+/** A repeatable `name=value` option, collected by name (`value` may be empty when `allowEmpty`). */
+const named =
+  (form: string, allowEmpty = false) =>
+  (value: string, previous: Record<string, string>): Record<string, string> => {
+    const match = /^([\w.-]+)=(.*)$/.exec(value);
+    if (!match || (!allowEmpty && match[2] === '')) throw new InvalidArgumentError(form);
+    return { ...previous, [match[1]]: match[2] };
+  };
 
-const nodeFlags = (value: string, previous: Record<string, string>): Record<string, string> => {
-  const match = /^([\w.-]+)=(.*)$/.exec(value);
-  if (!match) throw new InvalidArgumentError('name=flags');
-  return { ...previous, [match[1]]: match[2] };
-};
+const build = named('name=path/to/main.js');
+const nodeFlags = named('name=flags', true);
 
 function parseOptions(argv: string[]): Options {
   const options = withLoadOptions(

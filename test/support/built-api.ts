@@ -14,9 +14,6 @@ function projectRoot(from: string): string {
   }
   throw new Error(`no nest-cli.json above ${from}`);
 }
-/** The built API (`npm run build`); test/support/global-setup.ts builds it when it is stale. */
-export const API_MAIN = 'dist/apps/api/apps/api/src/main.js';
-
 /** What follows `node` in `npm run start:prod`: Node's flags, then the entry (absolute). */
 export function productionStartArgs(): string[] {
   const { nodeFlags, main } = productionStartCommand(ROOT);
