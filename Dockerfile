@@ -35,6 +35,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "require('http').get({host:'127.0.0.1',port:process.env.PORT||3000,path:'/api/health',timeout:4000},r=>process.exit(r.statusCode===200?0:1)).on('error',()=>process.exit(1))"]
 STOPSIGNAL SIGTERM
-# `npm run start:prod`'s command. --no-memory-reducer: after V8's idle-time memory-reducing GCs,
-# processes answered with about 20 % more CPU per request (README, Performance, tenth round).
-CMD ["node", "--no-memory-reducer", "dist/apps/api/apps/api/src/main.js"]
+# `npm run start:prod`'s command, Node's flags included (none: bench/HISTORY.md, twelfth round).
+CMD ["node", "dist/apps/api/apps/api/src/main.js"]

@@ -128,11 +128,7 @@ describe('docker-compose.yml and Dockerfile', () => {
       ]),
     );
     expect(final.some((l) => l.startsWith('HEALTHCHECK '))).toBe(true);
-    expect(execForm('CMD')).toEqual([
-      'node',
-      '--no-memory-reducer',
-      'dist/apps/api/apps/api/src/main.js',
-    ]);
+    expect(execForm('CMD')).toEqual(['node', 'dist/apps/api/apps/api/src/main.js']);
   });
 
   it('starts the API as npm run start:prod does, Node flags included (the bench reads the same)', () => {

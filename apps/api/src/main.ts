@@ -1,3 +1,5 @@
+// First, before any other module: see the file (about 20 % of CPU per request at stake).
+import './runtime/tick-object-pin';
 import 'reflect-metadata';
 import { ConfigValidationError, loadConfig } from '@app/config';
 import { createApp } from './bootstrap';
