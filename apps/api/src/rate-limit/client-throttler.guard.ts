@@ -62,7 +62,8 @@ interface Route {
  * are computed per request (functions, `skipIf`) keep the library's path. With the counters in
  * this process's memory (no `REDIS_URL`), the hit is counted without a promise (`countNow`, the
  * same steps as `handleRequest`): measured on the answers served before Nest's router
- * (`serveCachedResponses`), 1.7 to 1.8 µs less CPU per request (README, Performance).
+ * (`serveCachedResponses`), 1.7 to 1.8 µs less CPU per request (bench/HISTORY.md,
+ * seventh round).
  * `shouldSkip` is not overridden here: the library's answers false, so it is not asked.
  */
 @Injectable()

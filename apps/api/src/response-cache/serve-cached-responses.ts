@@ -25,7 +25,7 @@ import { CachedAnswer, ResponseCache } from './response-cache';
  * router, the pipes (the URL, hence the parameters, are those of the answer kept) and the
  * controller (whose answer this is).
  *
- * Measured (README, Performance, seventh round): `latest` from 43 % to 52 % of the bare node:http
+ * Measured (bench/HISTORY.md, seventh round): `latest` from 43 % to 52 % of the bare node:http
  * baseline, `country` from 43 % to 57 %.
  */
 export function serveCachedResponses(app: NestFastifyApplication): void {
@@ -68,7 +68,7 @@ export function serveCachedResponses(app: NestFastifyApplication): void {
   /**
    * When every guard decides at once (the token guard, whose `canActivate` answers a boolean, and
    * the rate limit with its counters in memory, an `ImmediateGuard`), the answer is sent before
-   * this returns (measured: README, Performance, eighth round).
+   * this returns (measured: bench/HISTORY.md, eighth round).
    */
   const answer = (request: FastifyRequest, reply: FastifyReply, kept: CachedAnswer) => {
     const context = new ExecutionContextHost(

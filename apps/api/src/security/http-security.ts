@@ -64,8 +64,8 @@ export function docsSecurityHeaders(): Readonly<Record<string, string>> {
  * they reach Node in one `writeHead`. Measured (interleaved A/B, server CPU time per request of a
  * cached route): helmet's middleware run on each raw response 88-99 µs, its recorded headers
  * replayed 56-77 µs; @fastify/helmet, which rebuilds helmet on every request, cost more still
- * (~10,500 against ~17,000-20,000 req/s). The six API headers instead of helmet's twelve: see the
- * README (Performance).
+ * (~10,500 against ~17,000-20,000 req/s). The six API headers instead of helmet's twelve: see
+ * bench/HISTORY.md (second round, change 13).
  */
 export function registerSecurityHeaders(app: NestFastifyApplication): void {
   const docs = docsSecurityHeaders();
