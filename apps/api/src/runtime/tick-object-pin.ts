@@ -1,46 +1,42 @@
-import { createHook } from 'node:async_hooks';
+import { executionAsyncResource } from 'node:async_hooks';
 
 /**
  * Keeps one of Node's `process.nextTick` objects alive for the life of the process, so that V8
  * never settles into answering every request about 20 % slower (bench/HISTORY.md, twelfth
  * round).
  *
- * Why: Node (20 and 22) builds each tick object as `{ [async_id_symbol]: …,
- * [trigger_async_id_symbol]: …, callback, args }`, about ten per request here. V8 remembers, for
- * each computed key of that literal, the one object shape (map) it last added the key to, and
- * holds that shape weakly. A full GC at a moment when no tick object is alive (an idle instance,
- * V8's memory reducer, start-up) frees those shapes; the next tick object gets new ones, V8 finds
- * its remembered shape gone and gives up for good: from then on every tick object is built by a
- * call into V8's runtime (`DefineKeyedOwnPropertyInLiteral`), for the rest of the process's life.
- * One tick object kept alive keeps its shapes, and with them the fast path, alive.
+ * Why: Node builds each tick object (about ten per request here) as an object literal whose first
+ * keys are computed symbols: `{ [async_id_symbol]: …, [trigger_async_id_symbol]: …, callback,
+ * args }` (Node 22 adds a third symbol). For each computed key V8 remembers the first object shape
+ * (map) it added that key to, and holds that shape weakly; meeting any other shape there, it gives
+ * up for good. A full GC at a moment when no tick object is alive (an idle instance, V8's memory
+ * reducer, start-up) frees those shapes; the next tick object gets new ones, and from then on every
+ * tick object is built by calls into V8's runtime (`DefineKeyedOwnPropertyInLiteral`), for the
+ * rest of the process's life. One tick object kept alive keeps its shapes, and with them the fast
+ * path, alive.
  *
- * How: an async hook sees the tick object Node creates for one `nextTick` made here, and is
- * removed at once. Imported first by `main.ts`, before any other module, so that it runs before
- * the first full GC. Should a later Node not hand its tick objects to async hooks, nothing is
- * kept and nothing else changes (`pinTickObjectShapes` answers false; a test watches for it).
+ * How: one `nextTick` whose callback keeps the tick object Node runs it in (its execution
+ * resource); until then Node's tick queue holds it. No async hook is enabled: enabling one, even
+ * briefly, makes V8 give up inlining promises for good (its PromiseHook protector). Imported first
+ * by `main.ts`, before any other module, so that the object exists before the first full GC.
+ * Should a later Node run ticks in another resource, the test says so
+ * (`test/tick-object-pin.spec.ts`); the service works either way.
  */
 let pinned: object | undefined;
+let queued = false;
 
-/** The tick object kept alive, if any (for the tests). */
+/** The tick object kept alive, once the tick has run (for the tests). */
 export function pinnedTickObject(): object | undefined {
   return pinned;
 }
 
-/** Keeps one tick object alive (once per process); true when one is kept. */
-export function pinTickObjectShapes(): boolean {
-  if (pinned !== undefined) return true;
-  const hook = createHook({
-    init(_asyncId, type, _triggerAsyncId, resource: object) {
-      if (type === 'TickObject' && pinned === undefined) pinned = resource;
-    },
+/** Queues the tick that keeps its tick object (once per process). */
+export function pinTickObjectShapes(): void {
+  if (queued) return;
+  queued = true;
+  process.nextTick(() => {
+    pinned = executionAsyncResource();
   });
-  hook.enable();
-  try {
-    process.nextTick(() => undefined);
-  } finally {
-    hook.disable();
-  }
-  return pinned !== undefined;
 }
 
 pinTickObjectShapes();
