@@ -8,7 +8,8 @@ import { MIGRATIONS } from './migrations';
 
 /**
  * MySQL connections per instance (`DB_POOL_SIZE`). 25 was measured against 10 with `npm run bench`
- * on the shared machine: no clear gain on POST /data (bench/HISTORY.md, first round, change 6), so 10 stays.
+ * on the shared machine: no clear gain on POST /data (bench/HISTORY.md, first round, change 6),
+ * so 10 stays.
  */
 export const DEFAULT_POOL_SIZE = 10;
 
