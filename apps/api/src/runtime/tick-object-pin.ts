@@ -23,20 +23,12 @@ import { executionAsyncResource } from 'node:async_hooks';
  * (`test/tick-object-pin.spec.ts`); the service works either way.
  */
 let pinned: object | undefined;
-let queued = false;
+
+process.nextTick(() => {
+  pinned = executionAsyncResource();
+});
 
 /** The tick object kept alive, once the tick has run (for the tests). */
 export function pinnedTickObject(): object | undefined {
   return pinned;
 }
-
-/** Queues the tick that keeps its tick object (once per process). */
-export function pinTickObjectShapes(): void {
-  if (queued) return;
-  queued = true;
-  process.nextTick(() => {
-    pinned = executionAsyncResource();
-  });
-}
-
-pinTickObjectShapes();
