@@ -125,7 +125,7 @@ describe('admin command line: files that import refuses or stops on', () => {
 
     // Deep in a gzip file, after many good lines: Windows-1252's ’ (0x92) in place of UTF-8's
     // three bytes, on line 901.
-    const lines = [HEADER, ...dailyRows(['Côte d’Ivoire', 'Curaçao'], 1000)];
+    const lines = [HEADER, ...dailyRows(['Côte d’Azur', 'Curaçao'], 1000)];
     const text = Buffer.from(lines.join('\n'));
     const at =
       Buffer.byteLength(`${lines.slice(0, 900).join('\n')}\n`) +
@@ -147,7 +147,7 @@ describe('admin command line: files that import refuses or stops on', () => {
   });
 
   it('reads UTF-8 with a BOM and characters split between two chunks', async () => {
-    const rows = dailyRows(['Côte d’Ivoire', 'Curaçao', '🦠land'], 800);
+    const rows = dailyRows(['Côte d’Azur', 'Curaçao', '🦠land'], 800);
     const plain = join(bed.dir, 'straddling.csv');
     writeFileSync(plain, straddlingFirstChunk(rows));
     // The same rows gzipped (gunzip hands out 16 KiB pieces) and with a BOM.

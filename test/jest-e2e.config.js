@@ -25,7 +25,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
-    '^@app/(common|config|database|series)(|/.*)$': '<rootDir>/libs/$1/src$2',
+    '^@app/(common|config|countries|database|series)(|/.*)$': '<rootDir>/libs/$1/src$2',
   },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 60000,

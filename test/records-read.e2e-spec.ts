@@ -141,11 +141,30 @@ describe.each(SERIES_KEYS)('%s reads', (key) => {
     it('lists countries by name with their record counts and dates', async () => {
       const res = await t.http.get(`/api/${key}/countries`).set(t.auth());
       expect(res.status).toBe(200);
+      // `Korea, South` was written under its canonical name; each place with its ISO codes.
+      const place = (
+        country: string,
+        iso2: string,
+        iso3: string,
+        records: number,
+        dates: string,
+      ) => {
+        const [first_date, last_date] = dates.split(' ');
+        return { country, iso2, iso3, records, first_date, last_date };
+      };
       expect(res.body).toEqual([
-        { country: 'France', records: 40, first_date: '2021-05-22', last_date: '2021-06-30' },
-        { country: 'Korea, South', records: 5, first_date: '2021-06-11', last_date: '2021-06-15' },
-        { country: 'Peru', records: 1, first_date: '2021-06-28', last_date: '2021-06-28' },
-        { country: 'Zambia', records: 1, first_date: '2021-06-30', last_date: '2021-06-30' },
+        place('France', 'FR', 'FRA', 40, '2021-05-22 2021-06-30'),
+        place('Peru', 'PE', 'PER', 1, '2021-06-28 2021-06-28'),
+        place('South Korea', 'KR', 'KOR', 5, '2021-06-11 2021-06-15'),
+        place('Zambia', 'ZM', 'ZMB', 1, '2021-06-30 2021-06-30'),
+      ]);
+      expect(Object.keys(res.body[0])).toEqual([
+        'country',
+        'iso2',
+        'iso3',
+        'records',
+        'first_date',
+        'last_date',
       ]);
     });
 
@@ -153,7 +172,7 @@ describe.each(SERIES_KEYS)('%s reads', (key) => {
       const res = await t.http.get(`/api/${key}/stats?country=korea,%20south`).set(t.auth());
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
-        country: 'Korea, South',
+        country: 'South Korea',
         records: 5,
         first_date: '2021-06-11',
         last_date: '2021-06-15',
@@ -200,7 +219,7 @@ describe.each(SERIES_KEYS)('%s reads', (key) => {
           countries: 4,
           last_date: '2021-06-30',
           top_countries: [
-            { country: 'Korea, South', date: '2021-06-15', total_cases: 1050, total_deaths: 1005 },
+            { country: 'South Korea', date: '2021-06-15', total_cases: 1050, total_deaths: 1005 },
             { country: 'France', date: '2021-06-30', total_cases: 400, total_deaths: 40 },
             { country: 'Zambia', date: '2021-06-30', total_cases: 15, total_deaths: 6 },
             { country: 'Peru', date: '2021-06-28', total_cases: 0, total_deaths: 0 },

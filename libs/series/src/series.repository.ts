@@ -2,6 +2,7 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import { SeriesRecordEntity, exclusiveWrite, withDeadline, writeTransaction } from '@app/database';
 import { ListFilter, RecordValues, SeriesDefinition, SeriesRecord } from './series.types';
 import { countryKey } from '@app/common';
+import { canonicalCountryName } from '@app/countries';
 
 /** Rows per INSERT statement (7 parameters each: within both drivers' limits). */
 const UPSERT_CHUNK = 1000;
@@ -215,7 +216,7 @@ export class SeriesRepository {
 
   async insert(values: RecordValues): Promise<number> {
     const result = await withDeadline(
-      exclusiveWrite(this.dataSource, () => this.records.insert(this.toEntity(values))),
+      exclusiveWrite(this.dataSource, () => this.records.insert(toEntity(values))),
       this.deadlineMs,
     );
     return Number(result.identifiers[0].id);
@@ -224,7 +225,7 @@ export class SeriesRepository {
   /** Replaces every field of a record; false when the id does not exist. */
   async update(id: number, values: RecordValues): Promise<boolean> {
     const result = await withDeadline(
-      exclusiveWrite(this.dataSource, () => this.records.update({ id }, this.toEntity(values))),
+      exclusiveWrite(this.dataSource, () => this.records.update({ id }, toEntity(values))),
       this.deadlineMs,
     );
     return (result.affected ?? 0) > 0;
@@ -246,7 +247,7 @@ export class SeriesRepository {
     if (records.length === 0) return { inserted: 0, updated: 0 };
     // Concurrent bulk writes over the same keys can deadlock on MySQL (InnoDB's gap locks):
     // `writeTransaction` runs the victim again.
-    return withDeadline(this.upsertOnce(records), this.deadlineMs);
+    return withDeadline(this.upsertOnce(records.map(withCanonicalCountry)), this.deadlineMs);
   }
 
   private upsertOnce(records: RecordValues[]): Promise<{ inserted: number; updated: number }> {
@@ -288,18 +289,28 @@ export class SeriesRepository {
         : `ON CONFLICT (country_key, date) DO UPDATE SET ${updates.map((c) => `${c} = excluded.${c}`).join(', ')}`;
     return `INSERT INTO ${this.table} (${columns}) VALUES ${values} ${conflict}`;
   }
+}
 
-  private toEntity(values: RecordValues): Omit<SeriesRecordEntity, 'id'> {
-    return {
-      date: values.date,
-      country: values.country,
-      countryKey: countryKey(values.country),
-      totalCases: values.total_cases,
-      newCases: values.new_cases,
-      totalDeaths: values.total_deaths,
-      newDeaths: values.new_deaths,
-    };
-  }
+/**
+ * Every write stores a recognised country under its canonical name (`US` -> `United States`),
+ * whichever path it comes by, so that two spellings never make two countries.
+ */
+function withCanonicalCountry(values: RecordValues): RecordValues {
+  const country = canonicalCountryName(values.country);
+  return country === values.country ? values : { ...values, country };
+}
+
+function toEntity(given: RecordValues): Omit<SeriesRecordEntity, 'id'> {
+  const values = withCanonicalCountry(given);
+  return {
+    date: values.date,
+    country: values.country,
+    countryKey: countryKey(values.country),
+    totalCases: values.total_cases,
+    newCases: values.new_cases,
+    totalDeaths: values.total_deaths,
+    newDeaths: values.new_deaths,
+  };
 }
 
 function upsertParams(r: RecordValues): unknown[] {

@@ -1,12 +1,13 @@
-import { ApiError, MESSAGES, addDays, countryKey } from '@app/common';
+import { ApiError, MESSAGES, addDays } from '@app/common';
+import { countryLookupKey, resolveCountry } from '@app/countries';
 import { DatabaseDeadlineError, isUniqueViolation } from '@app/database';
 import { DEFAULT_LIST_LIMIT, ListQueryDto, RecordBodyDto } from './dto';
 import { ConcurrencyLimit } from './concurrency-limit';
 import { CachedValue, ReadCache } from './read-cache';
 import { SeriesRepository } from './series.repository';
 import {
+  CountryListItem,
   CountryStats,
-  CountrySummary,
   ListFilter,
   RecordValues,
   SeriesDefinition,
@@ -65,7 +66,7 @@ export class SeriesService {
    * `countryWindowJson`, which caches the answer (as JSON text).
    */
   async countryWindow(country: string): Promise<SeriesRecord[]> {
-    const key = countryKey(country);
+    const key = countryLookupKey(country);
     const lastDate = await this.repository.lastDate(key);
     if (!lastDate) throw ApiError.notFound(MESSAGES.countryNotFound);
     return this.repository.between(key, addDays(lastDate, 1 - COUNTRY_WINDOW_DAYS), lastDate);
@@ -132,17 +133,21 @@ export class SeriesService {
   }
 
   countryWindowJson(country: string): Promise<CachedValue<string>> {
-    return this.cache.getCached(`json:country:${countryKey(country)}`, async () =>
+    return this.cache.getCached(`json:country:${countryLookupKey(country)}`, async () =>
       JSON.stringify(await this.countryWindow(country)),
     );
   }
 
-  countries(): Promise<CountrySummary[]> {
-    return this.repository.countries();
+  /** Each place with its ISO codes (null for a place that is not a country, e.g. a ship). */
+  async countries(): Promise<CountryListItem[]> {
+    return (await this.repository.countries()).map(({ country, ...rest }) => {
+      const identity = resolveCountry(country);
+      return { country, iso2: identity?.iso2 ?? null, iso3: identity?.iso3 ?? null, ...rest };
+    });
   }
 
   async stats(country: string): Promise<CountryStats> {
-    const key = countryKey(country);
+    const key = countryLookupKey(country);
     const [summary] = await this.repository.countries(key);
     if (!summary) throw ApiError.notFound(MESSAGES.countryNotFound);
     const [latest] = await this.repository.between(key, summary.last_date, summary.last_date);
@@ -169,7 +174,7 @@ export class SeriesService {
    */
   async list(query: ListQueryDto): Promise<ListBody> {
     const filter: ListFilter = {
-      countryKey: query.country === undefined ? undefined : countryKey(query.country),
+      countryKey: query.country === undefined ? undefined : countryLookupKey(query.country),
       from: query.from,
       to: query.to,
       limit: query.limit ?? DEFAULT_LIST_LIMIT,

@@ -43,6 +43,12 @@ export interface CountrySummary {
   last_date: string;
 }
 
+/** An item of `GET /<key>/countries`: the summary with the place's ISO codes, null if it has none. */
+export interface CountryListItem extends CountrySummary {
+  iso2: string | null;
+  iso3: string | null;
+}
+
 export interface CountryStats extends CountrySummary, Totals {
   new_cases_7d: number;
   new_deaths_7d: number;

@@ -52,7 +52,7 @@ import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { BulkRecordsPipe } from './bulk-records.pipe';
 import { JSON_TYPE } from '../common/json-content-type';
 import { CLIENT_TIMEOUTS } from '../client-timeouts';
-import { CountryStatsResponse, CountrySummaryResponse, RecordResponse } from './series.responses';
+import { CountryListItemResponse, CountryStatsResponse, RecordResponse } from './series.responses';
 
 /**
  * The token-protected routes of one disease, `/<key>/data`, `/<key>/countries`, `/<key>/stats`:
@@ -199,8 +199,11 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
 
     @Get('countries')
     @ApiOperation({ summary: `Countries with ${definition.label} records, by name` })
-    @ApiOkResponse({ description: 'One entry per country', type: [CountrySummaryResponse] })
-    countries(): Promise<CountrySummaryResponse[]> {
+    @ApiOkResponse({
+      description: 'One entry per country, with its ISO codes',
+      type: [CountryListItemResponse],
+    })
+    countries(): Promise<CountryListItemResponse[]> {
       return this.series.countries();
     }
 

@@ -22,6 +22,23 @@ export class CountrySummaryResponse {
   @ApiProperty({ example: '2023-03-09', format: 'date' }) last_date: string;
 }
 
+export class CountryListItemResponse extends CountrySummaryResponse {
+  @ApiProperty({
+    example: 'FR',
+    type: 'string',
+    nullable: true,
+    description: 'ISO 3166-1 alpha-2 code; null for a place that is not a country',
+  })
+  iso2: string | null;
+  @ApiProperty({
+    example: 'FRA',
+    type: 'string',
+    nullable: true,
+    description: 'ISO 3166-1 alpha-3',
+  })
+  iso3: string | null;
+}
+
 export class CountryStatsResponse extends CountrySummaryResponse {
   @ApiProperty({ example: 39866718, type: 'integer' }) total_cases: number;
   @ApiProperty({ example: 166176, type: 'integer' }) total_deaths: number;

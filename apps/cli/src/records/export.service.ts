@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { once } from 'node:events';
 import { DataSource } from 'typeorm';
-import { countryKey } from '@app/common';
+import { countryLookupKey } from '@app/countries';
 import { ListFilter, SeriesDefinition, SeriesRepository, SeriesRecord } from '@app/series';
 import { CliError } from '../cli-error';
 import { TRIMMED_COLUMNS, csvField } from './csv-format';
@@ -25,7 +25,7 @@ export class ExportService {
   ): Promise<number> {
     const repository = new SeriesRepository(this.dataSource, series);
     const filter: ListFilter = {
-      countryKey: country === undefined ? undefined : countryKey(country),
+      countryKey: country === undefined ? undefined : countryLookupKey(country),
       limit: Number.MAX_SAFE_INTEGER,
       offset: 0,
     };

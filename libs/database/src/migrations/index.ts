@@ -2,6 +2,7 @@ import { CreateSeriesTables1763856000000 } from './1763856000000-create-series-t
 import { CreateApiTokens1764000000000 } from './1764000000000-create-api-tokens';
 import { WidenCountryKey1764200000000 } from './1764200000000-widen-country-key';
 import { BigintRecordIds1764300000000 } from './1764300000000-bigint-record-ids';
+import { CanonicalCountryNames1764400000000 } from './1764400000000-canonical-country-names';
 
 /** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   CreateApiTokens1764000000000,
   WidenCountryKey1764200000000,
   BigintRecordIds1764300000000,
+  CanonicalCountryNames1764400000000,
 ];

@@ -1,0 +1,2 @@
+export * from './country-aliases';
+export * from './country-directory';
