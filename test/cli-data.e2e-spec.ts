@@ -42,7 +42,12 @@ describe('admin command line: import and export', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(
       `format:    Our World in Data\n${summary(ROWS, RECORDS, 0, AGGREGATES)}\n` +
-        `  ${AGGREGATES} Our World in Data aggregates (OWID_ codes: World, continents, income groups...)\n`,
+        `  ${AGGREGATES} Our World in Data aggregates (World, continents, income groups...)\n` +
+        'renamed:   1470 rows to the canonical country name\n' +
+        '  531 Congo -> Republic of the Congo\n' +
+        '  427 Curacao -> Curaçao\n' +
+        '  512 Democratic Republic of Congo -> Democratic Republic of the Congo\n' +
+        'time: ',
     );
     // Not a terminal: plain periodic progress lines on stderr, nothing else.
     expect(first.stderr).toBe('progress: 50000 rows read (100% of the file)\n');
@@ -122,10 +127,15 @@ describe('admin command line: import and export', () => {
     writeFileSync(file, gzipSync(csv));
     const result = await cli('import', 'covid', file);
     expect(result.code).toBe(1);
+    // Line 4's blank total_cases follows the place's previous row: 10 + its new 1.
     expect(result.stdout).toContain(
-      `format:    trimmed\n${summary(9, 2, 1, 6)}\n` +
-        '  1 figures not reported (empty cells)\n' +
-        '  5 invalid rows (each reported above with its line number)\n',
+      `format:    trimmed\n${summary(9, 3, 1, 5)}\n` +
+        '  5 invalid rows (each reported above with its line number)\n' +
+        'filled:    1 blank cells\n' +
+        '  1 total_cases: blank, previous total plus the new figure\n' +
+        'not countries, kept as named: 2\n' +
+        '  5 Testland\n' +
+        '  1 Quoted, Land\n',
     );
     expect(result.stderr).toBe(
       [
@@ -143,7 +153,11 @@ describe('admin command line: import and export', () => {
       [r.date, r.country, r.total_cases, r.new_deaths].join('|'),
     );
     // Ids (hence the order within one date) differ between the drivers.
-    expect(rows.sort()).toEqual(['2021-01-01|Quoted, Land|5|-2.5', '2021-01-01|Testland|15|1']);
+    expect(rows.sort()).toEqual([
+      '2021-01-01|Quoted, Land|5|-2.5',
+      '2021-01-01|Testland|15|1',
+      '2021-01-02|Testland|11|0',
+    ]);
   });
 
   it('refuses a truncated gzip file as a whole: nothing of it is written', async () => {
@@ -155,8 +169,8 @@ describe('admin command line: import and export', () => {
     expect(result.stderr).toBe(
       `error: ${file} is a damaged or truncated gzip file (unexpected end of file); nothing was imported\n`,
     );
-    // Only the two records of the test above.
-    expect(await tableRows(bed.t.dataSource, 'covid_data')).toHaveLength(2);
+    // Only the three records of the test above.
+    expect(await tableRows(bed.t.dataSource, 'covid_data')).toHaveLength(3);
   });
 
   it('refuses bad arguments and unreadable files with a clear message', async () => {

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig, InjectConfig } from '@app/config';
-import { SeriesDefinition, SeriesRepository } from '@app/series';
+import { SeriesDefinition, SeriesRepository, recordProblems } from '@app/series';
 import { CliError } from '../cli-error';
 import { describe } from '../cli-context';
 import { interruptedBy } from '../interruption';
 import { BatchWriter, WriteCounts } from './batch-writer';
+import { BlankCellFiller, FillCounts } from './blank-cells';
 import { ChangeAnnouncer } from './change-announcer';
 import { CsvFormat, RowOutcome, SkipReason, detectFormat } from './csv-format';
 import { RecordTooLong, UnreadableHeader, csvRecords } from './csv-records';
@@ -18,11 +19,18 @@ import {
   openImportFile,
 } from './import-file';
 import { ImportProgress } from './import-progress';
+import { PlaceNames } from './place-names';
 
 export interface ImportSummary extends WriteCounts {
   format: string;
   rowsRead: number;
   skipped: Record<SkipReason | 'invalid', number>;
+  /** Blank cells filled, by field and rule (`blank-cells.ts`). */
+  filled: FillCounts;
+  /** Source names stored under a country's canonical name, with their rows. */
+  renamed: PlaceNames['renamed'];
+  /** Places that are not countries, kept as the source names them, with their rows. */
+  unrecognised: PlaceNames['unrecognised'];
   /** Set when the import stopped before the end of the file: why, and what was written. */
   failure?: string;
   /** Set when SIGINT or SIGTERM stopped the import (`writtenLines` tells how far it got). */
@@ -85,7 +93,15 @@ export class ImportService {
       inserted: 0,
       updated: 0,
       skipped: { aggregate: 0, 'not-reported': 0, invalid: 0 },
+      filled: {},
+      renamed: {},
+      unrecognised: {},
     };
+    const filler = new BlankCellFiller();
+    const places = new PlaceNames();
+    summary.filled = filler.counts;
+    summary.renamed = places.renamed;
+    summary.unrecognised = places.unrecognised;
     const announcer = new ChangeAnnouncer(this.config.redisUrl, series.key);
     const writer = new BatchWriter(new SeriesRepository(this.dataSource, series), summary, {
       committed: () => announcer.committed(),
@@ -123,7 +139,21 @@ export class ImportService {
         const outcome = readRow(format, columns, record.cells);
         if (outcome.kind === 'skip') summary.skipped[outcome.reason]++;
         else if (outcome.kind === 'invalid') rowProblem(line, outcome.problems);
-        else await writer.add(outcome.values, line);
+        else {
+          const { date, country, code, figures } = outcome.row;
+          const place = places.place(country, code);
+          const filled = filler.fill(place.key, date, figures);
+          if (!filled.ok) rowProblem(line, [filled.problem]);
+          else {
+            const values = { date, country: place.name, ...filled.figures };
+            const problems = recordProblems(values);
+            if (problems.length) rowProblem(line, problems);
+            else {
+              filler.accept(place.key, date, filled);
+              await writer.add(values, line);
+            }
+          }
+        }
       }
       await (signal?.aborted ? writer.stop() : writer.finish());
     } catch (error) {

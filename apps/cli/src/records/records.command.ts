@@ -3,6 +3,7 @@ import { COVID_SERIES, MPOX_SERIES, SeriesDefinition, countryNameProblem } from 
 import { CliError } from '../cli-error';
 import { withService } from '../cli-context';
 import { interruptible, signalExitCode } from '../interruption';
+import { FILL_KINDS, FillKind } from './blank-cells';
 import { SKIP_REASONS } from './csv-format';
 import { ExportService } from './export.service';
 import { createProgress } from './import-progress';
@@ -29,8 +30,40 @@ export function printSummary(summary: ImportSummary, seconds: number): void {
   for (const [reason, count] of Object.entries(summary.skipped)) {
     if (count > 0) out(`  ${count} ${SKIP_REASONS[reason as keyof typeof SKIP_REASONS]}`);
   }
+  printFills(summary);
+  printNames(summary);
   const rate = seconds > 0 ? Math.round(summary.rowsRead / seconds) : summary.rowsRead;
   out(`time:      ${seconds.toFixed(1)} s (${rate} rows/s, ${written} written)`);
+}
+
+/** Every blank cell filled, by field and rule: nothing is filled silently. */
+function printFills(summary: ImportSummary): void {
+  const lines: string[] = [];
+  let cells = 0;
+  for (const [field, kinds] of Object.entries(summary.filled)) {
+    for (const [kind, count] of Object.entries(kinds)) {
+      cells += count;
+      lines.push(`  ${count} ${field}: ${FILL_KINDS[kind as FillKind]}`);
+    }
+  }
+  if (!cells) return;
+  out(`filled:    ${cells} blank cells`);
+  lines.forEach(out);
+}
+
+/** Source names stored under a country's canonical name, and places that are not countries. */
+function printNames(summary: ImportSummary): void {
+  const renamed = Object.entries(summary.renamed);
+  if (renamed.length) {
+    const rows = renamed.reduce((sum, [, r]) => sum + r.rows, 0);
+    out(`renamed:   ${rows} rows to the canonical country name`);
+    for (const [from, { to, rows: count }] of renamed) out(`  ${count} ${from} -> ${to}`);
+  }
+  const others = Object.entries(summary.unrecognised);
+  if (others.length) {
+    out(`not countries, kept as named: ${others.length}`);
+    for (const [name, count] of others) out(`  ${count} ${name}`);
+  }
 }
 
 /** How far an interrupted import got (batches are committed in the order of the file). */
@@ -47,7 +80,7 @@ function interruption(summary: ImportSummary): string {
 export function dataCommands(): Command[] {
   const importCommand = new Command('import')
     .description(
-      'insert or update records from a CSV file (trimmed or Our World in Data format, gzip or not)',
+      'insert or update records from a CSV file (trimmed, Our World in Data or WHO format, gzip or not)',
     )
     .argument('<dataset>', 'covid or mpox')
     .argument('<file>', 'a .csv or .csv.gz file')
