@@ -2,6 +2,35 @@
  * End-to-end tests through the real HTTP pipeline. `DB_TYPE=mysql` runs the same suites against
  * MariaDB/MySQL (a throw-away database per test file); the default is an SQLite file per file.
  */
+/**
+ * The slow layer (`npm run test:slow`): suites that start the built API or CLI as child processes,
+ * drive a browser, load the server, cut the database off or run property-based fuzzing. The fast
+ * layer (`npm run test:fast`) is everything else; `npm test` runs both.
+ */
+const SLOW_SUITES = [
+  'api-docs-ui',
+  'cli-data',
+  'cli-database-path',
+  'cli-import-files',
+  'cli-tokens',
+  'concurrent-writers',
+  'countries',
+  'database-outage',
+  'docker-compose',
+  'fuzz',
+  'graceful-shutdown',
+  'health',
+  'import-formats',
+  'overload',
+  'races',
+  'several-instances',
+  'startup',
+];
+const SLOW = `/test/(${SLOW_SUITES.join('|')})\\.e2e-spec\\.ts$`;
+const LAYER = process.env.TEST_LAYER ?? 'all';
+if (!['all', 'fast', 'slow'].includes(LAYER))
+  throw new Error(`TEST_LAYER: all, fast or slow, not ${LAYER}`);
+
 const swcOptions = {
   jsc: {
     parser: { syntax: 'typescript', decorators: true },
@@ -15,7 +44,8 @@ const swcOptions = {
 module.exports = {
   rootDir: '..',
   testEnvironment: 'node',
-  testRegex: '(test|libs|apps)/.*\\.(e2e-)?spec\\.ts$',
+  testRegex: LAYER === 'slow' ? SLOW : '(test|libs|apps)/.*\\.(e2e-)?spec\\.ts$',
+  testPathIgnorePatterns: LAYER === 'fast' ? ['/node_modules/', SLOW] : ['/node_modules/'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', swcOptions],
     // ES-module-only dependencies (content-disposition, under @fastify/static that serves the
