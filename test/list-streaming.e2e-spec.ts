@@ -52,7 +52,7 @@ describe('large lists are streamed page by page', () => {
 
   it('gives a streamed list a connection that closes once idle, and small answers none', async () => {
     // A client that stops reading would hold the stream for ever: Node closes the connection
-    // once nothing moved for CLIENT_TIMEOUTS.idleMs (the README gives the measurement). Only
+    // once nothing moved for CLIENT_TIMEOUTS.idleMs (docs/reliability.md gives the measurement). Only
     // streams get the timer: on every connection it cost the cached routes (bench:compare).
     const server = t.app.getHttpServer();
     if (!server.listening) await t.app.listen(0, '127.0.0.1');
@@ -95,7 +95,7 @@ describe('large lists are streamed page by page', () => {
     async () => {
       // Page queries of dumps take their turn (ConcurrencyLimit): every dump still answers in
       // full, and the health probe still gets a connection. (That the dumps would otherwise take
-      // the pool shows only with the bench's data: README, Reliability.)
+      // the pool shows only with the bench's data: docs/reliability.md.)
       const small = await bootTestApp({ DB_POOL_SIZE: '2', DB_TIMEOUT_MS: '100' }, {}, t);
       try {
         const dumps = Array.from({ length: 60 }, () =>

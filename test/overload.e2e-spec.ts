@@ -69,7 +69,7 @@ describe('overload', () => {
 
   it('bounds how long a client may hold a connection (headers, whole request, silence)', () => {
     // Slow senders (slowloris) get 408; a streamed list's connection is closed once no byte moved
-    // for 30 s (the list-streaming test; the README's Reliability section gives the measurement).
+    // for 30 s (the list-streaming test; docs/reliability.md gives the measurement).
     const server = t.app.getHttpServer();
     expect([server.headersTimeout, server.requestTimeout, server.timeout]).toEqual([
       20_000, 60_000, 0,

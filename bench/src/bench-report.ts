@@ -72,7 +72,7 @@ function table(rows: string[][]): string {
   return [line(rows[0]), rule, ...rows.slice(1).map(line)].join('\n');
 }
 
-/** The one table of a run, in Markdown (pasted as is in the README). */
+/** The one table of a run, in Markdown (pasted as is in docs/performance.md). */
 export function formatResult(result: BenchResult): string {
   const header = [
     'route',
