@@ -53,7 +53,7 @@ describe('admin command line: tokens', () => {
     const listed = await cli('tokens', 'list');
     expect(listed.code).toBe(0);
     const lines = listed.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^CLIENT +PREFIX +CREATED +LAST USED +STATE$/);
+    expect(lines[0]).toMatch(/^CLIENT +PREFIX +CREATED +LAST USED +STATE +RATE LIMIT$/);
     expect(lines).toHaveLength(3);
     for (const [line, prefix] of [
       [lines[1], firstPrefix],
@@ -61,7 +61,7 @@ describe('admin command line: tokens', () => {
     ]) {
       expect(line).toMatch(
         new RegExp(
-          `^partner-a +${prefix.replace(/[-]/g, '\\-')} +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ +valid$`,
+          `^partner-a +${prefix.replace(/[-]/g, '\\-')} +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ +valid +default$`,
         ),
       );
     }

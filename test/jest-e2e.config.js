@@ -13,6 +13,7 @@ const SLOW_SUITES = [
   'cli-database-path',
   'cli-import-files',
   'cli-tokens',
+  'client-budgets',
   'concurrent-writers',
   'countries',
   'database-outage',

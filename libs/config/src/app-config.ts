@@ -1,4 +1,5 @@
 import { ConfigValidationError, validateEnvironment } from './env.validation';
+import { RATE_BUDGET_SHAPE, RATE_BUDGET_SYNTAX, RateBudget, parseRateBudget } from './rate-budget';
 
 /** A client's name (static tokens and the admin CLI's): 1 to 64 letters, digits, . _ @ -. */
 export const CLIENT_NAME = /^[\w.@-]{1,64}$/;
@@ -26,6 +27,8 @@ export interface DatabaseConfig {
 export interface StaticToken {
   client: string;
   token: string;
+  /** The client's own rate limit (`name:token:100/60`), else the default one. */
+  budget?: RateBudget;
 }
 
 export interface AppConfig {
@@ -71,7 +74,19 @@ export function parseApiTokens(value: string | undefined): StaticToken[] {
     .forEach((pair, index) => {
       const colon = pair.indexOf(':');
       const client = colon > 0 ? pair.slice(0, colon).trim() : '';
-      const token = colon > 0 ? pair.slice(colon + 1).trim() : '';
+      let token = colon > 0 ? pair.slice(colon + 1).trim() : '';
+      // An optional budget after a last colon: `name:token:100/60`.
+      const last = token.lastIndexOf(':');
+      const budgetText = last > 0 ? token.slice(last + 1).trim() : '';
+      let budget: RateBudget | undefined;
+      if (RATE_BUDGET_SHAPE.test(budgetText)) {
+        token = token.slice(0, last).trim();
+        budget = parseRateBudget(budgetText);
+        if (!budget) {
+          problems.push(`API_TOKENS: the budget of "${client}" must be ${RATE_BUDGET_SYNTAX}`);
+          return;
+        }
+      }
       if (!client || !token) {
         problems.push(`API_TOKENS: entry ${index + 1} is not "name:token"`);
       } else if (!CLIENT_NAME.test(client)) {
@@ -88,7 +103,7 @@ export function parseApiTokens(value: string | undefined): StaticToken[] {
         );
       } else {
         seen.add(token);
-        tokens.push({ client, token });
+        tokens.push(budget ? { client, token, budget } : { client, token });
       }
     });
   if (problems.length) throw new ConfigValidationError(problems);

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
-import { AppConfig, InjectConfig } from '@app/config';
+import { AppConfig, InjectConfig, RateBudget } from '@app/config';
 import {
   ApiTokenRepository,
   CHANGE_CHANNELS,
@@ -12,11 +12,15 @@ import { hashToken } from './constant-time';
 
 /** Who sent a request: nobody (no token), an unknown token, or a known client. */
 export type Caller =
-  { kind: 'anonymous' } | { kind: 'invalid' } | { kind: 'client'; client: string };
+  | { kind: 'anonymous' }
+  | { kind: 'invalid' }
+  /** `budget`: the client's own rate limit, when it has one. */
+  | { kind: 'client'; client: string; budget?: RateBudget };
 
 interface KnownToken {
   client: string;
   hash: Buffer;
+  budget?: RateBudget;
   /** Database tokens only: row id (for `last_used_at`) and the end of a rotation's grace period. */
   id?: number;
   expiresAt?: number | null;
@@ -56,9 +60,9 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
     private readonly repository: ApiTokenRepository,
     private readonly redis: RedisConnections,
   ) {
-    for (const { client, token } of config.apiTokens) {
+    for (const { client, token, budget } of config.apiTokens) {
       const hash = hashToken(token);
-      this.staticTokens.set(hash.toString('hex'), { client, hash });
+      this.staticTokens.set(hash.toString('hex'), { client, hash, budget });
     }
   }
 
@@ -96,7 +100,7 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
     const now = Date.now();
     if (known.expiresAt != null && now >= known.expiresAt) return { kind: 'invalid' };
     if (known.id !== undefined) this.usage.set(known.id, now);
-    return { kind: 'client', client: known.client };
+    return { kind: 'client', client: known.client, budget: known.budget };
   }
 
   /**
@@ -123,6 +127,7 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
               hash: Buffer.from(t.hash, 'hex'),
               id: t.id,
               expiresAt: t.expiresAt,
+              budget: t.budget ?? undefined,
             },
           ]),
         );

@@ -48,7 +48,9 @@ export const ApiCommonErrors = (): MethodDecorator & ClassDecorator =>
   applyDecorators(
     ApiResponse({
       status: 429,
-      description: 'Rate limit of the client exceeded',
+      description:
+        "Rate limit of the client exceeded: the client's own budget when an administrator set " +
+        'one (`tokens limit`), else THROTTLE_LIMIT requests per THROTTLE_TTL seconds',
       type: ErrorResponse,
       example: { error: MESSAGES.tooManyRequests },
       headers: {

@@ -19,7 +19,7 @@ import {
   THROTTLER_TTL,
 } from '@nestjs/throttler/dist/throttler.constants';
 import { ApiError, MESSAGES } from '@app/common';
-import { TokenService } from '../auth/token.service';
+import { Caller, TokenService } from '../auth/token.service';
 import { ImmediateGuard } from '../common/immediate-guard';
 import { RouteMemo } from '../common/route-memo';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
@@ -83,8 +83,9 @@ export class ClientThrottlerGuard extends ThrottlerGuard implements ImmediateGua
     const route = this.routes.get(context);
     if (route === null) return super.canActivate(context);
     if (route.now) return this.countNow(context, route.now);
+    const budget = this.budgetOf(context.getArgByIndex<TrackedRequest>(0));
     for (const throttle of route.throttles) {
-      if (!(await this.handleRequest({ context, ...throttle }))) return false;
+      if (!(await this.handleRequest({ context, ...throttle, ...budget }))) return false;
     }
     return true;
   }
@@ -100,8 +101,12 @@ export class ClientThrottlerGuard extends ThrottlerGuard implements ImmediateGua
     const storage = this.storageService as MemoryThrottlerStorage;
     const request = context.getArgByIndex<TrackedRequest>(0);
     const response = context.getArgByIndex<HeaderSetter>(1);
-    const tracker = this.trackerOf(request);
-    for (const { name, limit, ttl, blockDuration, generateKey, headers } of throttles) {
+    const caller = this.tokens.identify(request);
+    const tracker = this.trackerFor(caller, request);
+    const budget = caller.kind === 'client' ? budgetLimits(caller) : undefined;
+    for (const throttle of throttles) {
+      const { name, generateKey, headers } = throttle;
+      const { limit, ttl, blockDuration } = budget ?? throttle;
       const key = generateKey(context, tracker, name);
       const record = storage.incrementNow(key, ttl, limit, blockDuration, name);
       if (record.isBlocked) {
@@ -190,7 +195,16 @@ export class ClientThrottlerGuard extends ThrottlerGuard implements ImmediateGua
   }
 
   private trackerOf(request: TrackedRequest): string {
+    return this.trackerFor(this.tokens.identify(request), request);
+  }
+
+  /** A client's own budget, as the throttler's limit, ttl and block duration (ms). */
+  private budgetOf(request: TrackedRequest): ReturnType<typeof budgetLimits> {
     const caller = this.tokens.identify(request);
+    return caller.kind === 'client' ? budgetLimits(caller) : undefined;
+  }
+
+  private trackerFor(caller: Caller, request: TrackedRequest): string {
     // An IPv6 address counts by its /64 (the library's own rule): one client holds a whole /64.
     return caller.kind === 'client'
       ? `client:${caller.client}`
@@ -208,4 +222,16 @@ export class ClientThrottlerGuard extends ThrottlerGuard implements ImmediateGua
     response.header('Retry-After', Math.max(1, Math.ceil(timeToBlockExpire)));
     throw new ApiError(HttpStatus.TOO_MANY_REQUESTS, MESSAGES.tooManyRequests);
   }
+}
+
+/**
+ * A client's own budget (`tokens limit`, `API_TOKENS`'s `name:token:100/60`) in place of the
+ * route's default limit: one counter per client still, on every instance with Redis.
+ */
+function budgetLimits(
+  caller: Extract<Caller, { kind: 'client' }>,
+): { limit: number; ttl: number; blockDuration: number } | undefined {
+  if (!caller.budget) return undefined;
+  const ttl = caller.budget.windowSeconds * 1000;
+  return { limit: caller.budget.limit, ttl, blockDuration: ttl };
 }

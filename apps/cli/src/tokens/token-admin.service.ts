@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, CLIENT_NAME, InjectConfig } from '@app/config';
+import { AppConfig, CLIENT_NAME, InjectConfig, RateBudget } from '@app/config';
 import { generateToken } from '@app/common';
 import { ApiTokenRepository, CHANGE_CHANNELS, TokenSummary, announceChange } from '@app/database';
 import { CliError } from '../cli-error';
@@ -18,10 +18,10 @@ export class TokenAdminService {
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
-  /** A first token for a client that has no valid one. */
-  async create(client: string): Promise<{ token: string; prefix: string }> {
+  /** A first token for a client that has no valid one, with its own rate limit if given. */
+  async create(client: string, budget?: RateBudget): Promise<{ token: string; prefix: string }> {
     checkClient(client);
-    const issued = await this.issue(client, 'first');
+    const issued = await this.issue(client, 'first', undefined, budget ?? null);
     if (!issued) {
       throw new CliError(
         `client "${client}" already has a valid token: use "tokens rotate ${client}" to issue another`,
@@ -32,15 +32,16 @@ export class TokenAdminService {
 
   /**
    * A second token for a client; the old ones stay valid until revoked, or until `graceMs` from
-   * now when given.
+   * now when given. The client keeps its rate limit unless `budget` replaces it (null: default).
    */
   async rotate(
     client: string,
     graceMs?: number,
+    budget?: RateBudget | null,
   ): Promise<{ token: string; prefix: string; oldPrefixes: string[]; graceUntil?: number }> {
     checkClient(client);
     const graceUntil = graceMs === undefined ? undefined : Date.now() + graceMs;
-    const issued = await this.issue(client, 'rotation', graceUntil);
+    const issued = await this.issue(client, 'rotation', graceUntil, budget);
     if (!issued) {
       throw new CliError(
         `client "${client}" has no valid token to rotate: use "tokens create ${client}"`,
@@ -66,6 +67,15 @@ export class TokenAdminService {
     return count;
   }
 
+  /** Sets (null: clears) a client's own rate limit on every instance; refused without a token. */
+  async setBudget(client: string, budget: RateBudget | null): Promise<void> {
+    checkClient(client);
+    if ((await this.tokens.setBudget(client, budget)) === 0) {
+      throw new CliError(`client "${client}" has no token: use "tokens create ${client}" first`);
+    }
+    await this.announce();
+  }
+
   async list(): Promise<TokenListing[]> {
     const now = Date.now();
     return (await this.tokens.list()).map((t) => ({ ...t, state: stateOf(t, now) }));
@@ -76,6 +86,7 @@ export class TokenAdminService {
     client: string,
     kind: 'first' | 'rotation',
     graceUntil?: number,
+    budget?: RateBudget | null,
   ): Promise<{ token: string; prefix: string; oldPrefixes: string[] } | null> {
     const { token, prefix, hash } = generateToken();
     const oldPrefixes = await this.tokens.create(
@@ -83,6 +94,7 @@ export class TokenAdminService {
       Date.now(),
       kind,
       graceUntil,
+      budget,
     );
     if (oldPrefixes === null) return null;
     await this.announce();

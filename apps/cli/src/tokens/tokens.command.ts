@@ -1,4 +1,6 @@
 import { Command } from 'commander';
+import { RATE_BUDGET_SYNTAX, RateBudget, formatRateBudget, parseRateBudget } from '@app/config';
+import { CliError } from '../cli-error';
 import { withService } from '../cli-context';
 import { parseDuration } from './duration';
 import { TokenAdminService, TokenListing, checkClient } from './token-admin.service';
@@ -18,6 +20,15 @@ function stateText(t: TokenListing): string {
   return 'valid';
 }
 
+/** `--rate-limit` and `tokens limit`: a budget, or `none` (null: back to the default). */
+function budgetOption(text: string, what: string): RateBudget | null {
+  if (text.trim().toLowerCase() === 'none') return null;
+  const budget = parseRateBudget(text);
+  if (!budget)
+    throw CliError.usage(`invalid ${what} "${text}": expected ${RATE_BUDGET_SYNTAX}, or none`);
+  return budget;
+}
+
 function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) =>
@@ -30,18 +41,23 @@ function table(rows: string[][]): string[] {
 
 /** `tokens create|list|rotate|revoke`. A new token goes alone to stdout; explanations to stderr. */
 export function tokensCommand(): Command {
-  const tokens = new Command('tokens').description('issue, list, rotate and revoke client tokens');
+  const tokens = new Command('tokens').description(
+    'issue, list, rotate and revoke client tokens, and set their rate limits',
+  );
 
   tokens
     .command('create')
     .description('issue the first token of a client (printed once, never stored)')
     .argument('<client>', 'client name (letters, digits, . _ @ -)')
-    .action((client: string) => {
+    .option('--rate-limit <budget>', "the client's own rate limit: 100/60, 500/1m, 10000/1h")
+    .action((client: string, options: { rateLimit?: string }) => {
       checkClient(client);
+      const budget =
+        options.rateLimit === undefined ? null : budgetOption(options.rateLimit, '--rate-limit');
       return withService(
         TokenAdminService,
         async (admin) => {
-          const { token, prefix } = await admin.create(client);
+          const { token, prefix } = await admin.create(client, budget ?? undefined);
           err(
             `Token issued for "${client}" (prefix ${prefix}). Store it now: it is never shown again.`,
           );
@@ -61,13 +77,14 @@ export function tokensCommand(): Command {
           out('No tokens.');
           return;
         }
-        const header = ['CLIENT', 'PREFIX', 'CREATED', 'LAST USED', 'STATE'];
+        const header = ['CLIENT', 'PREFIX', 'CREATED', 'LAST USED', 'STATE', 'RATE LIMIT'];
         const rows = list.map((t) => [
           t.client,
           t.prefix,
           formatTime(t.createdAt),
           formatTime(t.lastUsedAt),
           stateText(t),
+          t.budget ? formatRateBudget(t.budget) : 'default',
         ]);
         table([header, ...rows]).forEach(out);
       }),
@@ -80,12 +97,17 @@ export function tokensCommand(): Command {
     )
     .argument('<client>', 'client name')
     .option('--grace <duration>', 'old tokens expire after this long (90s, 30m, 24h, 7d)')
-    .action((client: string, options: { grace?: string }) => {
+    .option('--rate-limit <budget>', 'a new rate limit for the client (100/60, 1000/1h, none)')
+    .action((client: string, options: { grace?: string; rateLimit?: string }) => {
       checkClient(client);
       const grace =
         options.grace === undefined ? undefined : parseDuration(options.grace, '--grace');
+      const budget =
+        options.rateLimit === undefined
+          ? undefined
+          : budgetOption(options.rateLimit, '--rate-limit');
       return withService(TokenAdminService, async (admin) => {
-        const r = await admin.rotate(client, grace);
+        const r = await admin.rotate(client, grace, budget);
         const until =
           r.graceUntil === undefined
             ? `stay valid until "tokens revoke ${client} --token-prefix <prefix>"`
@@ -95,6 +117,24 @@ export function tokensCommand(): Command {
         );
         err(`Old token(s) ${r.oldPrefixes.join(', ')} ${until}.`);
         out(r.token);
+      });
+    });
+
+  tokens
+    .command('limit')
+    .description("set a client's own rate limit (requests/window), or `none` for the default")
+    .argument('<client>', 'client name')
+    .argument('<budget>', '100/60, 500/1m, 10000/1h, or none')
+    .action((client: string, text: string) => {
+      checkClient(client);
+      const budget = budgetOption(text, 'rate limit');
+      return withService(TokenAdminService, async (admin) => {
+        await admin.setBudget(client, budget);
+        out(
+          budget
+            ? `Rate limit of "${client}": ${formatRateBudget(budget)}.`
+            : `Rate limit of "${client}": the default.`,
+        );
       });
     });
 

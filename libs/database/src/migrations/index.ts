@@ -3,6 +3,7 @@ import { CreateApiTokens1764000000000 } from './1764000000000-create-api-tokens'
 import { WidenCountryKey1764200000000 } from './1764200000000-widen-country-key';
 import { BigintRecordIds1764300000000 } from './1764300000000-bigint-record-ids';
 import { CanonicalCountryNames1764400000000 } from './1764400000000-canonical-country-names';
+import { ClientRateBudgets1764500000000 } from './1764500000000-client-rate-budgets';
 
 /** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   WidenCountryKey1764200000000,
   BigintRecordIds1764300000000,
   CanonicalCountryNames1764400000000,
+  ClientRateBudgets1764500000000,
 ];

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { RateBudget } from '@app/config';
 import { writeTransaction } from '../write-transaction';
 
 /** A token that may currently be accepted (what API instances keep in memory). */
@@ -10,6 +11,8 @@ export interface ActiveToken {
   hash: string;
   /** Epoch ms after which the token is refused (a rotation's grace period), or null. */
   expiresAt: number | null;
+  /** The client's own rate limit, or null for the default one. */
+  budget: RateBudget | null;
 }
 
 /** A token as `tokens list` shows it: never the token, never its hash. */
@@ -21,6 +24,7 @@ export interface TokenSummary {
   lastUsedAt: number | null;
   revokedAt: number | null;
   expiresAt: number | null;
+  budget: RateBudget | null;
 }
 
 export interface NewToken {
@@ -33,6 +37,11 @@ type Row = Record<string, unknown>;
 
 const nullableNumber = (value: unknown): number | null =>
   value === null || value === undefined ? null : Number(value);
+
+const budgetOf = (row: Row): RateBudget | null =>
+  row.rate_limit === null || row.rate_limit === undefined
+    ? null
+    : { limit: Number(row.rate_limit), windowSeconds: Number(row.rate_window_seconds) };
 
 /**
  * All SQL of the `api_tokens` table, shared by the API (snapshot, usage) and the admin command
@@ -67,7 +76,7 @@ export class ApiTokenRepository {
   /** Tokens neither revoked nor expired at `now`. */
   async activeTokens(now: number): Promise<ActiveToken[]> {
     const rows = await this.dataSource.query<Row[]>(
-      `SELECT id, client, token_hash, expires_at FROM api_tokens
+      `SELECT id, client, token_hash, expires_at, rate_limit, rate_window_seconds FROM api_tokens
        WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
       [now],
     );
@@ -76,12 +85,14 @@ export class ApiTokenRepository {
       client: String(row.client),
       hash: String(row.token_hash),
       expiresAt: nullableNumber(row.expires_at),
+      budget: budgetOf(row),
     }));
   }
 
   async list(): Promise<TokenSummary[]> {
     const rows = await this.dataSource.query<Row[]>(
-      `SELECT id, client, prefix, created_at, last_used_at, revoked_at, expires_at FROM api_tokens
+      `SELECT id, client, prefix, created_at, last_used_at, revoked_at, expires_at, rate_limit,
+              rate_window_seconds FROM api_tokens
        ORDER BY client${this.mysql ? '' : ' COLLATE NOCASE'}, created_at, id`,
     );
     return rows.map((row) => ({
@@ -92,6 +103,7 @@ export class ApiTokenRepository {
       lastUsedAt: nullableNumber(row.last_used_at),
       revokedAt: nullableNumber(row.revoked_at),
       expiresAt: nullableNumber(row.expires_at),
+      budget: budgetOf(row),
     }));
   }
 
@@ -100,18 +112,20 @@ export class ApiTokenRepository {
    * the client has no valid one, a `rotation` only when it has one. Returns the prefixes of the
    * client's valid tokens before, or null when refused. With `graceUntil`, those tokens expire
    * then. One write transaction: the check, the new token and the old tokens' deadline cannot be
-   * interleaved with another command's (two `tokens create` at once issue one token).
+   * interleaved with another command's (two `tokens create` at once issue one token). `budget`:
+   * the client's own rate limit (null: the default); undefined keeps the one its tokens have.
    */
   async create(
     token: NewToken,
     now: number,
     kind: 'first' | 'rotation',
     graceUntil?: number,
+    budget?: RateBudget | null,
   ): Promise<string[] | null> {
     return writeTransaction(this.dataSource, async (manager) => {
       const revision = await this.nextRevision(manager);
       const valid = await manager.query<Row[]>(
-        `SELECT prefix FROM api_tokens
+        `SELECT prefix, rate_limit, rate_window_seconds FROM api_tokens
          WHERE ${this.sameClient} AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)
          ORDER BY created_at, id${this.mysql ? ' FOR UPDATE' : ''}`,
         [token.client, now],
@@ -124,11 +138,23 @@ export class ApiTokenRepository {
           [graceUntil, revision, token.client, graceUntil],
         );
       }
+      const kept = budget === undefined ? (valid.length ? budgetOf(valid[0]) : null) : budget;
       await manager.query(
-        `INSERT INTO api_tokens (client, token_hash, prefix, created_at, revision)
-         VALUES (?, ?, ?, ?, ?)`,
-        [token.client, token.hash, token.prefix, now, revision],
+        `INSERT INTO api_tokens (client, token_hash, prefix, created_at, revision, rate_limit,
+           rate_window_seconds)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [
+          token.client,
+          token.hash,
+          token.prefix,
+          now,
+          revision,
+          kept?.limit ?? null,
+          kept?.windowSeconds ?? null,
+        ],
       );
+      if (budget !== undefined && valid.length)
+        await this.writeBudget(manager, token.client, budget, revision);
       return valid.map((row) => String(row.prefix));
     });
   }
@@ -150,6 +176,32 @@ export class ApiTokenRepository {
       );
       return Number(result.affected ?? 0);
     });
+  }
+
+  /**
+   * Sets (or, with null, clears) a client's own rate limit on all its tokens not revoked; returns
+   * how many tokens carry it (0: the client has none).
+   */
+  async setBudget(client: string, budget: RateBudget | null): Promise<number> {
+    return writeTransaction(this.dataSource, async (manager) => {
+      const revision = await this.nextRevision(manager);
+      return this.writeBudget(manager, client, budget, revision);
+    });
+  }
+
+  private async writeBudget(
+    manager: EntityManager,
+    client: string,
+    budget: RateBudget | null,
+    revision: number,
+  ): Promise<number> {
+    const result = await manager.queryRunner!.query(
+      `UPDATE api_tokens SET rate_limit = ?, rate_window_seconds = ?, revision = ?
+       WHERE ${this.sameClient} AND revoked_at IS NULL`,
+      [budget?.limit ?? null, budget?.windowSeconds ?? null, revision, client],
+      true,
+    );
+    return Number(result.affected ?? 0);
   }
 
   /** Records when tokens were last used (a batch; never lowers a value, never bumps `revision`). */
