@@ -1,8 +1,15 @@
 import { get } from 'node:http';
-import { AddressInfo, Socket } from 'node:net';
+import { AddressInfo, Socket, connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { addDays } from '@app/common';
 import { CLIENT_TIMEOUTS } from '../apps/api/src/client-timeouts';
-import { COVID_SERIES, LIST_PAGE_SIZE, RecordValues, SeriesRepository } from '@app/series';
+import {
+  COVID_SERIES,
+  LIST_PAGE_SIZE,
+  MPOX_SERIES,
+  RecordValues,
+  SeriesRepository,
+} from '@app/series';
 import { TestApp, bootTestApp } from './support/test-app';
 import { TEST_DB_TYPE } from './support/test-database';
 
@@ -88,6 +95,48 @@ describe('large lists are streamed page by page', () => {
     expect(pick(res.body as Row[])).toEqual(
       expected.filter((r) => r.country === 'Beta' && r.date >= '2001-01-01'),
     );
+  });
+
+  it('fetches no more pages while a client does not read, and answers others meanwhile', async () => {
+    // 80 pages, about 10 MB of JSON: more than the sockets' buffers hold.
+    const pages = 80;
+    const records: RecordValues[] = Array.from({ length: pages * LIST_PAGE_SIZE }, (_, i) => ({
+      date: addDays('1950-01-01', i % 20000),
+      country: `Slow ${Math.floor(i / 20000)}`,
+      total_cases: i,
+      new_cases: 1,
+      total_deaths: 0,
+      new_deaths: 0,
+    }));
+    await new SeriesRepository(t.dataSource, MPOX_SERIES).upsertMany(records);
+    const server = t.app.getHttpServer();
+    if (!server.listening) await t.app.listen(0, '127.0.0.1');
+    const { port } = server.address() as AddressInfo;
+    const page = jest.spyOn(SeriesRepository.prototype, 'page');
+    const reader = connect(port, '127.0.0.1');
+    try {
+      reader.write(
+        'GET /api/mpox/data?limit=100000000 HTTP/1.1\r\nHost: test\r\n' +
+          `Authorization: ${t.auth().Authorization}\r\n\r\n`,
+      );
+      reader.pause(); // reads nothing: the kernel's buffers fill, then the server's stream
+      let fetched = -1;
+      for (let stable = 0; stable < 5;) {
+        await sleep(200);
+        stable = page.mock.calls.length === fetched ? stable + 1 : 0;
+        fetched = page.mock.calls.length;
+      }
+      // The server stopped at what the socket holds plus one page read ahead.
+      expect(fetched).toBeGreaterThan(0);
+      expect(fetched).toBeLessThan(pages / 2);
+      const other = await t.http.get('/api/mpox/public/summary');
+      expect(other.status).toBe(200);
+      expect(page.mock.calls.length).toBe(fetched);
+    } finally {
+      reader.destroy();
+      page.mockRestore();
+      await t.dataSource.query('DELETE FROM mpox_data');
+    }
   });
 
   (TEST_DB_TYPE === 'mysql' ? it : it.skip)(

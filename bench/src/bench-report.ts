@@ -1,6 +1,7 @@
 import { cpus, totalmem, type, release } from 'node:os';
 import { ImportResult } from './bench-database';
 import { DumpStats } from './dump-run';
+import { FairnessStats } from './fairness-run';
 import { LoadStats } from './load-run';
 
 export interface RouteResult {
@@ -40,6 +41,8 @@ export interface BenchResult {
   };
   imports: ImportResult[];
   routes: RouteResult[];
+  /** Small reads while full dumps stream (since the fairness issue; absent before). */
+  fairness?: FairnessStats[];
   create: { api: LoadStats; baseline: LoadStats; minCreatedPerSecond?: number; met?: boolean };
   dump: {
     runs: DumpStats[];
@@ -156,5 +159,11 @@ export function formatResult(result: BenchResult): string {
     `Full dump (${num(first?.rows ?? 0)} rows, ${num((first?.bytes ?? 0) / 1024 ** 2, 1)} MB): best ${num(dump.bestSeconds, 2)} s over ${dump.runs.length} run(s) ` +
       `(baseline ${num(dump.baseline.seconds, 2)} s), server RSS growth max ${num(dump.maxRssGrowthMb, 1)} MB — ` +
       `${dump.met ? 'met' : 'MISSED'} (< 3 s, < 64 MB)`,
+    ...(result.fairness ?? []).map(
+      (f) =>
+        `Fairness, ${f.dumps} full dumps at once: ${num(f.reads)} small reads at ${f.readsPerSecond}/s, ` +
+        `p50 ${num(f.p50Ms, 1)} ms, p99 ${num(f.p99Ms, 1)} ms, max ${num(f.maxMs, 1)} ms, ${f.failedReads} failed ` +
+        `(${f.dumpsCompleted} dumps completed) — ${f.met ? 'met' : 'MISSED'} (p99 < ${f.maxP99Ms} ms, max < ${f.maxMaxMs} ms)`,
+    ),
   ].join('\n');
 }

@@ -64,6 +64,14 @@ function check(result: BenchResult): string[] {
   }
   expect(positive(result.dump.bestSeconds), 'full dump time');
   expect(Number.isFinite(result.dump.maxRssGrowthMb), 'full dump memory');
+  expect((result.fairness ?? []).length > 0, 'fairness scenarios');
+  for (const f of result.fairness ?? []) {
+    expect(
+      f.reads > 0 && f.failedReads === 0,
+      `fairness (${f.dumps} dumps): every small read answered`,
+    );
+    expect(positive(f.p99Ms) && f.maxMs >= f.p99Ms, `fairness (${f.dumps} dumps): latencies`);
+  }
   return problems;
 }
 

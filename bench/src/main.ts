@@ -9,6 +9,7 @@ import { BenchResult, RouteResult, formatResult, machine } from './bench-report'
 import { CREATE_PATH, DUMP_PATH, createBodies, readRoutes } from './bench-routes';
 import { AUTH, apiEnvironment, routeTarget, startBaseline } from './bench-servers';
 import { runDump } from './dump-run';
+import { runFairness } from './fairness-run';
 import { LoadOptions, LoadStats, combineLoads, runLoad } from './load-run';
 import { PROJECT_ROOT } from './paths';
 import { ServerProcess } from './server-process';
@@ -18,6 +19,8 @@ interface Options extends LoadOptions {
   db: 'sqlite' | 'mysql' | 'both';
   warmup: number;
   dumpRuns: number;
+  fairnessDumps: number[];
+  fairnessSeconds: number;
   rounds: number;
   port: number;
   country: string;
@@ -29,6 +32,12 @@ interface Options extends LoadOptions {
 }
 
 const MIN_CREATED_PER_SECOND = 1500;
+
+/** The small reads of the fairness scenarios: public answers a dashboard polls. */
+const FAIRNESS_READS = (country: string): string[] => [
+  '/api/covid/public/totals',
+  `/api/covid/public/country/${encodeURIComponent(country)}`,
+];
 
 const keyValue = (value: string, previous: Record<string, string>): Record<string, string> => {
   const match = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(value);
@@ -48,6 +57,13 @@ function parseOptions(argv: string[]): Options {
       new Option('--db <db>', 'database').choices(['sqlite', 'mysql', 'both']).default('both'),
     )
     .option('--dump-runs <n>', 'full dumps to time', positive, 3)
+    .option(
+      '--fairness-dumps <list>',
+      'fairness scenarios: how many full dumps stream at once while small reads are timed',
+      (value: string) => value.split(',').map((n) => positive(n)),
+      [2, 4],
+    )
+    .option('--fairness-seconds <s>', 'how long each fairness scenario lasts', positive, 10)
     .option('--port <port>', 'API port; the baseline uses the next one', positive, 3300)
     .option('--country <name>', 'country of the per-country routes', 'France')
     .option('--out-dir <dir>', 'where the JSON results go', resolve(PROJECT_ROOT, 'bench/results'))
@@ -157,6 +173,18 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
     const bestSeconds = Math.min(...runs.map((r) => r.seconds));
     const maxRssGrowthMb = Math.max(...runs.map((r) => r.rssGrowthBytes)) / 1024 ** 2;
 
+    const fairness = [];
+    for (const dumps of options.fairnessDumps) {
+      log(`fairness: ${dumps} full dumps at once, small public reads at 50/s`);
+      fairness.push(
+        await runFairness(api, DUMP_PATH, FAIRNESS_READS(options.country), AUTH, {
+          dumps,
+          seconds: options.fairnessSeconds,
+          readsPerSecond: 50,
+        }),
+      );
+    }
+
     log(`POST ${CREATE_PATH}`);
     const bodies = createBodies();
     const createTarget = (server: ServerProcess) => ({
@@ -187,6 +215,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
         dumpRuns: options.dumpRuns,
         rounds: Math.max(1, options.rounds),
       },
+      fairness,
       imports,
       routes: routeResults,
       create: {

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { ApiError, MESSAGES, addDays } from '@app/common';
 import { countryLookupKey, resolveCountry } from '@app/countries';
 import { DatabaseDeadlineError, isUniqueViolation } from '@app/database';
@@ -23,7 +24,7 @@ export const TOP_COUNTRIES = 5;
 /** Largest batch of `POST /<key>/data/bulk` (MESSAGES.bulkTooLarge says the same number). */
 export const MAX_BULK_RECORDS = 10_000;
 /** Rows fetched per query while a list is streamed. */
-export const LIST_PAGE_SIZE = 5000;
+export const LIST_PAGE_SIZE = 1000;
 /** Lists of at most this many records (the default limit) are cached as JSON text. */
 export const CACHED_LIST_LIMIT = 100;
 
@@ -209,6 +210,9 @@ export class SeriesService {
     for await (const page of pages) {
       yield `${separator}${JSON.stringify(page).slice(1, -1)}`;
       separator = ',';
+      // Streams move on through process.nextTick, which runs before any I/O: without a turn of
+      // the event loop here, a whole dump would run before other requests are read.
+      await setImmediate();
     }
     yield ']';
   }
