@@ -37,6 +37,7 @@ describe('configuration', () => {
       shutdownTimeoutSeconds: 10,
       tokenRefreshMs: 1000,
       cacheTtlMs: 1000,
+      httpCache: { maxAgeSeconds: 10, staleWhileRevalidateSeconds: 30 },
     });
   });
 
