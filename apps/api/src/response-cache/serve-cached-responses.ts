@@ -26,7 +26,8 @@ import { RouteContext } from './route-context';
  * answered by the application's exception filter, as Nest would. What is skipped is Nest's
  * router, the global pipe (the URL, hence the parameters, are those of the answer kept) and the
  * controller (whose answer this is); routes with guards, interceptors or pipes of their own are
- * refused at start-up (`CachedRouteCheck`). Kept because Nest's pipeline costs the public routes
+ * refused at start-up (`CachedRouteCheck`). A global guard must be listed in `GLOBAL_GUARDS`; a
+ * global interceptor would not run here. Kept because Nest's pipeline costs the public routes
  * their share of the bare baseline (docs/decisions/0002-cached-response-fast-path.md).
  */
 export function serveCachedResponses(app: NestFastifyApplication): void {
