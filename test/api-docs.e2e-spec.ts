@@ -173,11 +173,74 @@ describe('OpenAPI document (/api/docs-json)', () => {
     const stats = operation({ method: 'get', path: '/api/mpox/stats', isPublic: false });
     expect(stats.parameters).toEqual([
       expect.objectContaining({ name: 'country', in: 'query', required: true }),
+      expect.objectContaining({ name: 'If-None-Match', in: 'header', required: false }),
     ]);
+  });
+
+  it('describes HTTP caching: ETag and Cache-Control on 200, the 304, If-None-Match', () => {
+    const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+    const cached = [
+      ['/api/covid/public/latest', 'public'],
+      ['/api/covid/public/country/{country}', 'public'],
+      ['/api/covid/public/totals', 'public'],
+      ['/api/mpox/public/summary', 'public'],
+      ['/api/covid/data', 'private'],
+      ['/api/mpox/data', 'private'],
+      ['/api/covid/countries', 'private'],
+      ['/api/mpox/countries', 'private'],
+      ['/api/covid/stats', 'private'],
+      ['/api/mpox/stats', 'private'],
+      ['/api/stats/summary', 'private'],
+    ];
+    for (const [path, scope] of cached) {
+      const op = doc.paths[path].get;
+      const caching = {
+        ETag: header('ETag'),
+        'Cache-Control': header(`Cache-Control-${scope}`),
+        ...(scope === 'private' && { Vary: header('Vary-private') }),
+      };
+      expect({ path, ok: op.responses['200'].headers }).toEqual({
+        path,
+        ok: expect.objectContaining(caching),
+      });
+      expect({ path, notModified: op.responses['304'] }).toEqual({
+        path,
+        notModified: {
+          description: expect.stringContaining('rate limit'),
+          headers: expect.objectContaining(caching),
+        },
+      });
+      expect(op.parameters?.filter((p) => p.in === 'header')).toEqual([
+        {
+          name: 'If-None-Match',
+          in: 'header',
+          required: false,
+          description: expect.any(String),
+          schema: { type: 'string' },
+        },
+      ]);
+    }
+    const cachedPaths = new Set(cached.map(([path]) => path));
+    for (const route of routes) {
+      if (route.method === 'get' && cachedPaths.has(route.path)) continue;
+      const op = operation(route);
+      expect({ route, has304: '304' in op.responses }).toEqual({ route, has304: false });
+      expect({ route, etag: op.responses['200']?.headers?.ETag }).toEqual({
+        route,
+        etag: undefined,
+      });
+    }
+    expect(doc.components.headers['Cache-Control-public']).toMatchObject({
+      description: expect.stringContaining('HTTP_CACHE_MAX_AGE'),
+    });
   });
 
   it('declares the response headers: X-Request-Id everywhere, X-RateLimit-* where the rate limit counted', () => {
     expect(Object.keys(doc.components.headers).sort()).toEqual([
+      'Cache-Control-private',
+      'Cache-Control-public',
+      'ETag',
+      'Vary-private',
       'X-RateLimit-Limit',
       'X-RateLimit-Remaining',
       'X-RateLimit-Reset',

@@ -93,7 +93,7 @@ describe('CORS (CORS_ORIGINS)', () => {
       expect(res.headers['access-control-allow-origin']).toBe(DASHBOARD);
       expect(res.headers.vary).toContain('Origin');
       expect(res.headers['access-control-expose-headers']).toBe(
-        'X-Request-Id, Retry-After, WWW-Authenticate, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+        'X-Request-Id, Retry-After, WWW-Authenticate, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, ETag',
       );
       expect(res.headers['access-control-allow-credentials']).toBeUndefined();
 
@@ -108,7 +108,7 @@ describe('CORS (CORS_ORIGINS)', () => {
         'GET, POST, PUT, DELETE, OPTIONS',
       );
       expect(preflight.headers['access-control-allow-headers']).toBe(
-        'Authorization, Content-Type, X-Request-Id',
+        'Authorization, Content-Type, X-Request-Id, If-None-Match',
       );
       expect(preflight.headers['access-control-max-age']).toBe('600');
 

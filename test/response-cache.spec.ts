@@ -10,6 +10,7 @@ function answer(current: () => boolean): CachedAnswer {
   return {
     contentType: 'application/json; charset=utf-8',
     source: new CachedValue('[]', () => current()),
+    headers: { etag: '"x"', 'cache-control': 'private, no-cache' },
     classRef: Route,
     handler: Route.prototype.handler,
   };

@@ -37,6 +37,7 @@ describe('configuration', () => {
       shutdownTimeoutSeconds: 10,
       tokenRefreshMs: 1000,
       cacheTtlMs: 1000,
+      httpCache: { maxAgeSeconds: 10, staleWhileRevalidateSeconds: 30 },
     });
   });
 
@@ -61,6 +62,8 @@ describe('configuration', () => {
       TRUST_PROXY: 'true',
       SHUTDOWN_TIMEOUT: '30',
       TOKEN_REFRESH_MS: '250',
+      HTTP_CACHE_MAX_AGE: '60',
+      HTTP_CACHE_SWR: '0',
     });
     expect(config).toMatchObject({
       env: 'production',
@@ -86,6 +89,7 @@ describe('configuration', () => {
       trustProxy: true,
       shutdownTimeoutSeconds: 30,
       tokenRefreshMs: 250,
+      httpCache: { maxAgeSeconds: 60, staleWhileRevalidateSeconds: 0 },
     });
   });
 
@@ -105,6 +109,8 @@ describe('configuration', () => {
     [{ SHUTDOWN_TIMEOUT: '0' }, 'SHUTDOWN_TIMEOUT'],
     [{ TOKEN_REFRESH_MS: '50' }, 'TOKEN_REFRESH_MS'],
     [{ DB_TIMEOUT_MS: '10' }, 'DB_TIMEOUT_MS'],
+    [{ HTTP_CACHE_MAX_AGE: '-1' }, 'HTTP_CACHE_MAX_AGE'],
+    [{ HTTP_CACHE_SWR: '1.5' }, 'HTTP_CACHE_SWR'],
     [{ API_TOKENS: 'no-colon' }, 'API_TOKENS'],
     [{ API_TOKENS: 'a:short' }, 'API_TOKENS'],
     [{ API_TOKENS: 'a:samesame1,b:samesame1' }, 'API_TOKENS'],

@@ -49,6 +49,8 @@ export interface AppConfig {
   tokenRefreshMs: number;
   /** How long the public aggregates may be served from memory (0: never). */
   cacheTtlMs: number;
+  /** `Cache-Control` of the public figures: `max-age` and `stale-while-revalidate`, in seconds. */
+  httpCache: { maxAgeSeconds: number; staleWhileRevalidateSeconds: number };
 }
 
 export const DEFAULT_DB_TIMEOUT_MS = 5000;
@@ -142,5 +144,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT ?? 10,
     tokenRefreshMs: env.TOKEN_REFRESH_MS ?? 1000,
     cacheTtlMs: env.CACHE_TTL_MS ?? 1000,
+    httpCache: {
+      maxAgeSeconds: env.HTTP_CACHE_MAX_AGE ?? 10,
+      staleWhileRevalidateSeconds: env.HTTP_CACHE_SWR ?? 30,
+    },
   };
 }

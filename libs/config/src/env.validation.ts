@@ -148,6 +148,22 @@ export class EnvironmentVariables {
   @Min(0)
   @Max(3_600_000)
   CACHE_TTL_MS?: number;
+
+  /** `Cache-Control: max-age` of the public figures, in seconds (0: revalidate every time). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(86_400)
+  HTTP_CACHE_MAX_AGE?: number;
+
+  /** `Cache-Control: stale-while-revalidate` of the public figures, in seconds. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(86_400)
+  HTTP_CACHE_SWR?: number;
 }
 
 export class ConfigValidationError extends Error {

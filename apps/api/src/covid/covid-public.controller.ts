@@ -10,7 +10,7 @@ import { JSON_TYPE } from '../common/json-content-type';
 import { RecordResponse, TotalsResponse } from '../series/series.responses';
 
 @Public()
-@CachedResponse()
+@CachedResponse('public')
 @ApiTags('COVID-19 (public)')
 @ApiCommonErrors()
 @Controller('covid/public')

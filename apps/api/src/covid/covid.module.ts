@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { COVID_SERIES, SeriesModule } from '@app/series';
-import { ResponseCacheModule } from '../response-cache/response-cache.module';
+import { HttpCacheModule } from '../http-cache/http-cache.module';
 import { CovidDataController } from './covid-data.controller';
 import { CovidPublicController } from './covid-public.controller';
 
 const covidSeries = SeriesModule.forSeries(COVID_SERIES);
 
 @Module({
-  imports: [covidSeries, ResponseCacheModule],
+  imports: [covidSeries, HttpCacheModule],
   controllers: [CovidPublicController, CovidDataController],
   exports: [covidSeries],
 })

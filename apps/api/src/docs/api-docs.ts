@@ -1,9 +1,11 @@
 import { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import {
+  DocumentBuilder,
   HeaderObject,
+  OpenAPIObject,
   ReferenceObject,
-} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+  SwaggerModule,
+} from '@nestjs/swagger';
 
 export const DOCS_PATH = 'api/docs';
 export const DOCS_JSON_PATH = 'api/docs-json';
@@ -25,6 +27,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'when reporting a problem.',
         'A request body is read and checked before the token: whatever the route and the token, a',
         'body that is not JSON answers 415, a body larger than the limit 413, malformed JSON 400.',
+        '',
+        'Routes that answer 304 are cacheable: their 200 carries a strong `ETag` and `Cache-Control`',
+        '(public figures: `public, max-age, stale-while-revalidate`; token routes: `private, no-cache`',
+        'with `Vary: Authorization`). Send the `ETag` back in `If-None-Match`: while the answer is the',
+        'same, it is a 304 without a body. A 304 is counted by the rate limit like any other answer.',
       ].join('\n'),
     )
     .setVersion('1.0')
@@ -60,6 +67,27 @@ const HEADERS: Record<string, HeaderObject> = {
     description: 'Seconds until the window ends',
     schema: { type: 'integer' },
   },
+  ETag: {
+    description:
+      'Strong entity tag of the answer (a digest of its body): send it back in `If-None-Match`. ' +
+      'It changes as soon as a write changes the answer, on every instance.',
+    schema: { type: 'string' },
+  },
+  'Cache-Control-public': {
+    description:
+      '`public, max-age=<HTTP_CACHE_MAX_AGE>, stale-while-revalidate=<HTTP_CACHE_SWR>` ' +
+      '(defaults 10 and 30 seconds): browsers and CDNs may keep the answer',
+    schema: { type: 'string', example: 'public, max-age=10, stale-while-revalidate=30' },
+  },
+  'Cache-Control-private': {
+    description:
+      '`private, no-cache`: only the caller may keep the answer, and revalidates it each time',
+    schema: { type: 'string', example: 'private, no-cache' },
+  },
+  'Vary-private': {
+    description: '`Authorization` (and `Origin` when CORS is on): the answer depends on the token',
+    schema: { type: 'string', example: 'Authorization' },
+  },
 };
 
 /** Routes the rate limit does not count. */
@@ -73,8 +101,9 @@ const UNLIMITED_PATHS = new Set(['/api/health']);
 const UNCOUNTED_STATUSES = new Set(['413', '415', '429']);
 
 /**
- * What the decorators cannot say: the response headers every answer carries, `security: []` on
- * the public operations (no token, as opposed to "not stated"), and that a record body refuses
+ * What the decorators cannot say: the response headers every answer carries, the caching headers
+ * of a cacheable route's 200 (those its 304 declares, see `@HttpCache()`), `security: []` on the
+ * public operations (no token, as opposed to "not stated"), and that a record body refuses
  * unknown fields.
  */
 function completeDocument(document: OpenAPIObject): OpenAPIObject {
@@ -85,6 +114,11 @@ function completeDocument(document: OpenAPIObject): OpenAPIObject {
       const operation = item[method];
       if (!operation) continue;
       operation.security ??= [];
+      const notModified = operation.responses['304'];
+      const ok = operation.responses['200'];
+      if (notModified && !('$ref' in notModified) && ok && !('$ref' in ok)) {
+        ok.headers = { ...ok.headers, ...notModified.headers };
+      }
       for (const [status, response] of Object.entries(operation.responses)) {
         if (!response || '$ref' in response) continue;
         const counted = !UNLIMITED_PATHS.has(path) && !UNCOUNTED_STATUSES.has(status);

@@ -8,7 +8,7 @@ import { JSON_TYPE } from '../common/json-content-type';
 import { SeriesSummaryResponse } from '../series/series.responses';
 
 @Public()
-@CachedResponse()
+@CachedResponse('public')
 @ApiTags('MPOX (public)')
 @ApiCommonErrors()
 @Controller('mpox/public')

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { MPOX_SERIES, SeriesModule } from '@app/series';
-import { ResponseCacheModule } from '../response-cache/response-cache.module';
+import { HttpCacheModule } from '../http-cache/http-cache.module';
 import { MpoxDataController } from './mpox-data.controller';
 import { MpoxPublicController } from './mpox-public.controller';
 
 const mpoxSeries = SeriesModule.forSeries(MPOX_SERIES);
 
 @Module({
-  imports: [mpoxSeries, ResponseCacheModule],
+  imports: [mpoxSeries, HttpCacheModule],
   controllers: [MpoxPublicController, MpoxDataController],
   exports: [mpoxSeries],
 })

@@ -1,9 +1,13 @@
 import { Injectable, Type } from '@nestjs/common';
 import { CachedValue } from '@app/series';
+import { CacheHeaders } from '../http-cache/http-cache-policy';
 
 type Handler = (...args: never[]) => unknown;
 
 const SERVED = Symbol('servedFromResponseCache');
+
+/** Metadata key of `@CachedResponse()`: the route's answers may be kept here. */
+export const KEEP_ANSWERS = 'keepAnswersInResponseCache';
 
 interface Served {
   [SERVED]?: true;
@@ -14,6 +18,8 @@ export interface CachedAnswer {
   contentType: string;
   /** The cached value the controller answered (JSON text): served while its cache holds it. */
   source: CachedValue<string>;
+  /** `ETag`, `Cache-Control` and `Vary`, as the route's `@HttpCache()` set them. */
+  headers: CacheHeaders;
   /** The route that made it: the guards run against it again for every request served. */
   classRef: Type<unknown>;
   handler: Handler;

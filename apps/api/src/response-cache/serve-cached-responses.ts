@@ -6,7 +6,6 @@ import {
   Logger,
 } from '@nestjs/common';
 import { MESSAGES } from '@app/common';
-import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, isObservable, lastValueFrom } from 'rxjs';
@@ -14,7 +13,10 @@ import { GLOBAL_GUARDS } from '../auth/auth.module';
 import { AllExceptionsFilter, describeError } from '../common/all-exceptions.filter';
 import { isImmediateGuard } from '../common/immediate-guard';
 import { JSON_TYPE } from '../common/json-content-type';
+import { ifNoneMatchHits } from '../http-cache/entity-tag';
+import { notModified, setCacheHeaders } from '../http-cache/http-cache-policy';
 import { CachedAnswer, ResponseCache } from './response-cache';
+import { RouteContext } from './route-context';
 
 /**
  * Answers a GET whose answer the `ResponseCache` keeps before Nest's router: after every Fastify
@@ -22,11 +24,11 @@ import { CachedAnswer, ResponseCache } from './response-cache';
  * route that made the answer, as Nest runs them (the same instances, in the same order: the rate
  * limit counts the request and sets its `X-RateLimit-*` headers, or refuses it), and a refusal is
  * answered by the application's exception filter, as Nest would. What is skipped is Nest's
- * router, the pipes (the URL, hence the parameters, are those of the answer kept) and the
- * controller (whose answer this is).
- *
- * Measured (bench/HISTORY.md, seventh round): `latest` from 43 % to 52 % of the bare node:http
- * baseline, `country` from 43 % to 57 %.
+ * router, the global pipe (the URL, hence the parameters, are those of the answer kept) and the
+ * controller (whose answer this is); routes with guards, interceptors or pipes of their own are
+ * refused at start-up (`CachedRouteCheck`). A global guard must be listed in `GLOBAL_GUARDS`; a
+ * global interceptor would not run here. Kept because Nest's pipeline costs the public routes
+ * their share of the bare baseline (docs/decisions/0002-cached-response-fast-path.md).
  */
 export function serveCachedResponses(app: NestFastifyApplication): void {
   const cache = app.get(ResponseCache);
@@ -36,21 +38,26 @@ export function serveCachedResponses(app: NestFastifyApplication): void {
 
   const send = (request: FastifyRequest, reply: FastifyReply, kept: CachedAnswer) => {
     ResponseCache.markServed(request);
+    setCacheHeaders(reply, kept.headers);
+    if (ifNoneMatchHits(request.headers['if-none-match'], kept.headers.etag)) {
+      void notModified(reply).send();
+      return;
+    }
     void reply.code(200).header('content-type', kept.contentType).send(kept.source.value);
   };
-  const refuse = (error: unknown, context: ExecutionContextHost) => {
+  const refuse = (error: unknown, context: RouteContext) => {
     try {
       filter.catch(error, context);
     } catch (failure) {
       // Only if the exception filter itself failed: a bare 500, never the process's end.
-      const [request, reply] = context.getArgs<[FastifyRequest, FastifyReply]>();
+      const { request, reply } = context;
       logger.error(`Cached answer failed (request ${request.id}): ${describeError(failure)}`);
       if (!reply.sent) void reply.code(500).type(JSON_TYPE).send({ error: MESSAGES.internal });
     }
   };
   /** The guards from `from` on, the first one's verdict pending: only with a guard that awaits. */
   const answerLater = async (
-    context: ExecutionContextHost,
+    context: RouteContext,
     kept: CachedAnswer,
     pending: Promise<boolean>,
     from: number,
@@ -60,7 +67,7 @@ export function serveCachedResponses(app: NestFastifyApplication): void {
       for (let i = from + 1; i < guards.length; i++) {
         if (!(await guards[i](context))) throw new ForbiddenException();
       }
-      send(context.getArgByIndex(0), context.getArgByIndex(1), kept);
+      send(context.request, context.reply, kept);
     } catch (error) {
       refuse(error, context);
     }
@@ -68,14 +75,10 @@ export function serveCachedResponses(app: NestFastifyApplication): void {
   /**
    * When every guard decides at once (the token guard, whose `canActivate` answers a boolean, and
    * the rate limit with its counters in memory, an `ImmediateGuard`), the answer is sent before
-   * this returns (measured: bench/HISTORY.md, eighth round).
+   * this returns: an await here costs the cached routes a visible share of their speed.
    */
   const answer = (request: FastifyRequest, reply: FastifyReply, kept: CachedAnswer) => {
-    const context = new ExecutionContextHost(
-      [request, reply, undefined],
-      kept.classRef,
-      kept.handler,
-    );
+    const context = new RouteContext(request, reply, kept.classRef, kept.handler);
     try {
       for (let i = 0; i < guards.length; i++) {
         const verdict = guards[i](context);

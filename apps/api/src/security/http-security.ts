@@ -92,8 +92,10 @@ export function enableCors(app: NestFastifyApplication, config: AppConfig): void
   app.enableCors({
     origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['Authorization', 'Content-Type', REQUEST_ID_HEADER],
-    // Browser clients may read what paces them (the rate limit) and what names a request.
+    // If-None-Match: a browser app revalidates what it keeps itself (a 304 then).
+    allowedHeaders: ['Authorization', 'Content-Type', REQUEST_ID_HEADER, 'If-None-Match'],
+    // Browser clients may read what paces them (the rate limit), what names a request, and the
+    // tag to revalidate with.
     exposedHeaders: [
       REQUEST_ID_HEADER,
       'Retry-After',
@@ -101,6 +103,7 @@ export function enableCors(app: NestFastifyApplication, config: AppConfig): void
       'X-RateLimit-Limit',
       'X-RateLimit-Remaining',
       'X-RateLimit-Reset',
+      'ETag',
     ],
     maxAge: 600,
   });

@@ -48,6 +48,7 @@ import {
   WriteAck,
 } from '../common/api-responses';
 import { IdParamDto } from '../common/id-param.dto';
+import { HttpCache } from '../http-cache/http-cache.decorator';
 import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { BulkRecordsPipe } from './bulk-records.pipe';
 import { JSON_TYPE } from '../common/json-content-type';
@@ -70,7 +71,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
     @Get('data')
     @Header('Content-Type', JSON_TYPE)
     // Small lists: answered again from memory, after the guards, while the read cache holds them.
-    @CachedResponse()
+    @CachedResponse('private')
     @ApiOperation({
       summary: `List ${definition.label} records`,
       description: '`date` descending then `id` descending. Large results are streamed.',
@@ -198,6 +199,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
     }
 
     @Get('countries')
+    @HttpCache('private')
     @ApiOperation({ summary: `Countries with ${definition.label} records, by name` })
     @ApiOkResponse({
       description: 'One entry per country, with its ISO codes',
@@ -208,6 +210,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
     }
 
     @Get('stats')
+    @HttpCache('private')
     @ApiOperation({ summary: `${definition.label} statistics of one country` })
     @ApiOkResponse({ description: 'The statistics', type: CountryStatsResponse })
     @ApiBadRequest('Missing or invalid `country`', {

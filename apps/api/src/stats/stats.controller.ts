@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectSeries, SeriesService, Totals } from '@app/series';
+import { HttpCache } from '../http-cache/http-cache.decorator';
 import { ApiCommonErrors, ApiTokenErrors } from '../common/api-responses';
 import { StatsSummaryResponse } from '../series/series.responses';
 
@@ -16,6 +17,7 @@ export class StatsController {
   ) {}
 
   @Get('summary')
+  @HttpCache('private')
   @ApiOperation({ summary: 'COVID and MPOX totals, computed as for /covid/public/totals' })
   @ApiOkResponse({ description: 'Both totals', type: StatsSummaryResponse })
   async summary(): Promise<{ covid: Totals; mpox: Totals }> {

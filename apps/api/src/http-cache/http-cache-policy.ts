@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { FastifyReply } from 'fastify';
+import { AppConfig, InjectConfig } from '@app/config';
+import { entityTag } from './entity-tag';
+
+/**
+ * Who may keep an answer: `public` (figures anyone may read: browsers, CDNs and proxies keep them
+ * for `HTTP_CACHE_MAX_AGE` seconds, and may serve them `HTTP_CACHE_SWR` seconds longer while they
+ * revalidate) or `private` (token routes: only the caller's own browser, which revalidates each
+ * time; shared caches keep nothing).
+ */
+export type HttpCacheScope = 'public' | 'private';
+
+/** Metadata key of a route's `HttpCacheScope` (`@HttpCache()`). */
+export const HTTP_CACHE_SCOPE = 'httpCacheScope';
+
+/** The caching headers of one answer, ready to be set on a reply. */
+export interface CacheHeaders {
+  etag: string;
+  'cache-control': string;
+  /** Request headers the answer depends on, besides the URL (`Authorization` on token routes). */
+  vary?: string;
+}
+
+/** The `Cache-Control` of each scope (from the configuration) and the headers of an answer. */
+@Injectable()
+export class HttpCachePolicy {
+  private readonly cacheControl: Record<HttpCacheScope, string>;
+
+  constructor(@InjectConfig() config: AppConfig) {
+    const { maxAgeSeconds, staleWhileRevalidateSeconds } = config.httpCache;
+    this.cacheControl = {
+      public: `public, max-age=${maxAgeSeconds}, stale-while-revalidate=${staleWhileRevalidateSeconds}`,
+      private: 'private, no-cache',
+    };
+  }
+
+  headersOf(scope: HttpCacheScope, body: string): CacheHeaders {
+    return {
+      etag: entityTag(body),
+      'cache-control': this.cacheControl[scope],
+      ...(scope === 'private' && { vary: 'Authorization' }),
+    };
+  }
+}
+
+/**
+ * Sets `headers` on `reply`, adding to a `Vary` that is there already (CORS's `Origin`) rather
+ * than replacing it. Both the answers of Nest and those served before its router go through here.
+ */
+export function setCacheHeaders(reply: FastifyReply, headers: CacheHeaders): void {
+  void reply.header('etag', headers.etag).header('cache-control', headers['cache-control']);
+  if (headers.vary === undefined) return;
+  const vary = reply.getHeader('vary');
+  void reply.header(
+    'vary',
+    typeof vary === 'string' && vary !== '' ? `${vary}, ${headers.vary}` : headers.vary,
+  );
+}
+
+/** Turns `reply` into a 304: no body, hence no `Content-Type` either. */
+export function notModified(reply: FastifyReply): FastifyReply {
+  return reply.code(304).removeHeader('content-type');
+}

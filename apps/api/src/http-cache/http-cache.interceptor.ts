@@ -1,0 +1,91 @@
+import {
+  CallHandler,
+  ExecutionContext,
+  Injectable,
+  NestInterceptor,
+  StreamableFile,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { Observable, map } from 'rxjs';
+import { CachedValue } from '@app/series';
+import { JSON_TYPE } from '../common/json-content-type';
+import { RouteMemo } from '../common/route-memo';
+import { KEEP_ANSWERS, ResponseCache } from '../response-cache/response-cache';
+import { ifNoneMatchHits } from './entity-tag';
+import {
+  HTTP_CACHE_SCOPE,
+  HttpCachePolicy,
+  HttpCacheScope,
+  notModified,
+  setCacheHeaders,
+} from './http-cache-policy';
+
+interface RouteCaching {
+  scope: HttpCacheScope;
+  /** `@CachedResponse()`: the answer is also kept in memory and served before Nest's router. */
+  kept: boolean;
+}
+
+/**
+ * The interceptor of `@HttpCache()` (and `@CachedResponse()`): sends the answer as JSON text with
+ * its caching headers, or a 304 when the client already has it. A `CachedValue` (JSON text read
+ * through a `ReadCache`) of a `@CachedResponse()` GET is kept in the `ResponseCache`, headers
+ * included, for as long as the `ReadCache` holds it.
+ */
+@Injectable()
+export class HttpCacheInterceptor implements NestInterceptor {
+  private readonly routes = new RouteMemo<RouteCaching>((handler, classRef) => ({
+    scope:
+      this.reflector.getAllAndOverride<HttpCacheScope | undefined>(HTTP_CACHE_SCOPE, [
+        handler,
+        classRef,
+      ]) ?? 'private',
+    kept: this.reflector.getAllAndOverride<boolean>(KEEP_ANSWERS, [handler, classRef]) === true,
+  }));
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly policy: HttpCachePolicy,
+    private readonly cache: ResponseCache,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const route = this.routes.get(context);
+    return next.handle().pipe(map((answer: unknown) => this.answer(context, route, answer)));
+  }
+
+  private answer(context: ExecutionContext, route: RouteCaching, answer: unknown): unknown {
+    const source = answer instanceof CachedValue ? (answer as CachedValue<unknown>) : undefined;
+    const value = source === undefined ? answer : source.value;
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    if (value === undefined || value instanceof StreamableFile || reply.statusCode !== 200) {
+      return value;
+    }
+    const body = typeof value === 'string' ? value : JSON.stringify(value);
+    if (reply.getHeader('content-type') === undefined) void reply.header('content-type', JSON_TYPE);
+    const headers = this.policy.headersOf(route.scope, body);
+    setCacheHeaders(reply, headers);
+    const contentType = reply.getHeader('content-type');
+    if (
+      route.kept &&
+      source !== undefined &&
+      request.method === 'GET' &&
+      typeof source.value === 'string' &&
+      typeof contentType === 'string'
+    ) {
+      this.cache.set(request.url, {
+        contentType,
+        source: source as CachedValue<string>,
+        headers,
+        classRef: context.getClass(),
+        handler: context.getHandler() as (...args: never[]) => unknown,
+      });
+    }
+    if (!ifNoneMatchHits(request.headers['if-none-match'], headers.etag)) return body;
+    notModified(reply);
+    return undefined;
+  }
+}

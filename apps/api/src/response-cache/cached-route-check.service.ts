@@ -1,0 +1,71 @@
+import { Injectable, OnModuleInit, Type } from '@nestjs/common';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { HttpCacheInterceptor } from '../http-cache/http-cache.interceptor';
+import { KEEP_ANSWERS } from './response-cache';
+
+/**
+ * Nest's metadata keys of a route's own enhancers, as `@UseGuards()`, `@UseInterceptors()`,
+ * `@UsePipes()` and parameter pipes (`@Param('x', SomePipe)`) write them. Nest does not export
+ * them from its entry point; `test/cached-route-check.spec.ts` proves they are still these.
+ */
+const GUARDS = '__guards__';
+const INTERCEPTORS = '__interceptors__';
+const PIPES = '__pipes__';
+const ROUTE_ARGUMENTS = '__routeArguments__';
+
+type Handler = (...args: never[]) => unknown;
+
+/**
+ * Refuses to start when a `@CachedResponse()` route has guards, interceptors (other than the
+ * HTTP cache's own) or pipes of its own: its kept answers are served before Nest's router, where
+ * only the global guards run, so they would be skipped silently.
+ */
+@Injectable()
+export class CachedRouteCheck implements OnModuleInit {
+  constructor(
+    private readonly discovery: DiscoveryService,
+    private readonly scanner: MetadataScanner,
+    private readonly reflector: Reflector,
+  ) {}
+
+  onModuleInit(): void {
+    const problems = this.discovery.getControllers().flatMap(({ metatype }) => {
+      if (typeof metatype !== 'function') return [];
+      const classRef = metatype as Type<unknown>;
+      const prototype = classRef.prototype as Record<string, Handler>;
+      return this.scanner.getAllMethodNames(prototype).flatMap((name) => {
+        const handler = prototype[name];
+        if (this.reflector.getAllAndOverride<boolean>(KEEP_ANSWERS, [handler, classRef]) !== true) {
+          return [];
+        }
+        return this.ownEnhancers(classRef, name, handler).map(
+          (what) => `${classRef.name}.${name} has ${what}`,
+        );
+      });
+    });
+    if (problems.length > 0) {
+      throw new Error(
+        `@CachedResponse() routes are answered before Nest's router, where their own guards, ` +
+          `interceptors and pipes would not run: ${problems.join('; ')}. Move them to the ` +
+          `global guards, or use @HttpCache() instead.`,
+      );
+    }
+  }
+
+  private ownEnhancers(classRef: Type<unknown>, name: string, handler: Handler): string[] {
+    const targets = [handler, classRef];
+    const guards = this.reflector.getAllAndMerge<unknown[]>(GUARDS, targets);
+    const interceptors = this.reflector
+      .getAllAndMerge<unknown[]>(INTERCEPTORS, targets)
+      .filter((interceptor) => interceptor !== HttpCacheInterceptor);
+    const pipes = this.reflector.getAllAndMerge<unknown[]>(PIPES, targets);
+    const argumentsMetadata = (Reflect.getMetadata(ROUTE_ARGUMENTS, classRef, name) ??
+      {}) as Record<string, { pipes?: unknown[] }>;
+    const parameterPipes = Object.values(argumentsMetadata).flatMap((arg) => arg.pipes ?? []);
+    return [
+      ...(guards.length > 0 ? ['guards'] : []),
+      ...(interceptors.length > 0 ? ['interceptors'] : []),
+      ...(pipes.length + parameterPipes.length > 0 ? ['pipes'] : []),
+    ];
+  }
+}
