@@ -132,9 +132,13 @@ describe('one identity per country', () => {
 
   it('migrates a database holding `US` and `United States`: one country, the duplicate logged', async () => {
     const { dataSource } = bed.t;
-    const last = dataSource.migrations[dataSource.migrations.length - 1].name;
-    expect(last).toBe('CanonicalCountryNames1764400000000');
-    await dataSource.undoLastMigration({ transaction: 'all' });
+    // Back to just before the renaming migration (and the ones after it).
+    const names = dataSource.migrations.map((m) => m.name);
+    const at = names.indexOf('CanonicalCountryNames1764400000000');
+    expect(at).toBeGreaterThan(0);
+    for (let i = names.length; i > at; i--) {
+      await dataSource.undoLastMigration({ transaction: 'all' });
+    }
     await dataSource.query('DELETE FROM mpox_data');
     const insert = (country: string, date: string, total: number) =>
       dataSource.query(
