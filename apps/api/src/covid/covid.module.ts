@@ -2,13 +2,14 @@ import { Module } from '@nestjs/common';
 import { COVID_SERIES, SeriesModule } from '@app/series';
 import { ResponseCacheModule } from '../response-cache/response-cache.module';
 import { CovidDataController } from './covid-data.controller';
+import { CovidHistoryController } from './covid-history.controller';
 import { CovidPublicController } from './covid-public.controller';
 
 const covidSeries = SeriesModule.forSeries(COVID_SERIES);
 
 @Module({
   imports: [covidSeries, ResponseCacheModule],
-  controllers: [CovidPublicController, CovidDataController],
+  controllers: [CovidPublicController, CovidHistoryController, CovidDataController],
   exports: [covidSeries],
 })
 export class CovidModule {}
