@@ -57,6 +57,24 @@
   };
   const LANG_KEY = 'dashboard.lang';
   const TOKEN_KEY = 'dashboard.token';
+  const monthNames = (locale, style) =>
+    Array.from({ length: 12 }, (_, m) =>
+      new Intl.DateTimeFormat(locale, { month: style, timeZone: 'UTC' }).format(Date.UTC(2021, m, 1)),
+    );
+  const dayNames = (locale, style) =>
+    Array.from({ length: 7 }, (_, d) =>
+      new Intl.DateTimeFormat(locale, { weekday: style, timeZone: 'UTC' }).format(Date.UTC(2021, 0, 3 + d)),
+    );
+  // uPlot's axis labels in the page's language.
+  const MONTHS = {};
+  for (const [key, locale] of [['fr', 'fr-FR'], ['en', 'en-GB']]) {
+    MONTHS[key] = {
+      MMMM: monthNames(locale, 'long'),
+      MMM: monthNames(locale, 'short'),
+      WWWW: dayNames(locale, 'long'),
+      WWW: dayNames(locale, 'short'),
+    };
+  }
   const COLORS = ['#0b5cad', '#c0392b', '#2e8b57', '#8e44ad'];
 
   const params = new URLSearchParams(location.search);
@@ -130,6 +148,7 @@
       scales,
       axes,
       legend: { live: false },
+      fmtDate: (template) => uPlot.fmtDate(template, MONTHS[lang]),
       series: [{ value: (u, v) => (v == null ? t('none') : formatDate(new Date(v * 1000).toISOString().slice(0, 10))) }].concat(
         series.map((s, i) => ({
           label: s.label,
@@ -201,6 +220,7 @@
       drawChart('world-cases', t('weeklyCases'), cases.times, cases.series);
       const deaths = weeklyWithAverage(world, 'new_deaths', COLORS[1]);
       drawChart('world-deaths', t('weeklyDeaths'), deaths.times, deaths.series);
+      performance.mark('overview-ready');
     } catch (error) {
       say('overview-message', problemText(error));
     }
@@ -268,6 +288,7 @@
     const wanted = (name || '').trim();
     say('country-message', '');
     say('country-mpox-message', '');
+    say('country-name', '');
     if (!wanted) return;
     $('country-input').value = wanted;
     let covid;

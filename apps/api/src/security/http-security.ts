@@ -30,7 +30,7 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.fre
  * the request, so helmet's middleware is run once against a recording response.
  */
 export function docsSecurityHeaders(): Readonly<Record<string, string>> {
-  return helmetHeaders(["'self'", "'unsafe-inline'"]);
+  return helmetHeaders({ styleSrc: ["'self'", "'unsafe-inline'"] });
 }
 
 /**
@@ -38,10 +38,18 @@ export function docsSecurityHeaders(): Readonly<Record<string, string>> {
  * than the documentation's: the pages' own scripts and styles only, no inline style either.
  */
 export function dashboardSecurityHeaders(): Readonly<Record<string, string>> {
-  return helmetHeaders(["'self'"]);
+  // Without upgrade-insecure-requests: served over plain HTTP (a LAN, a test host), the browser
+  // would otherwise ask HTTPS for the page's own assets and get nothing.
+  return helmetHeaders({
+    styleSrc: ["'self'"],
+    fontSrc: ["'self'"],
+    upgradeInsecureRequests: null,
+  });
 }
 
-function helmetHeaders(styleSrc: string[]): Readonly<Record<string, string>> {
+function helmetHeaders(
+  directives: Record<string, string[] | null> & { styleSrc: string[] },
+): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader: (name: string, value: string | number) => {
@@ -56,7 +64,7 @@ function helmetHeaders(styleSrc: string[]): Readonly<Record<string, string>> {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        styleSrc,
+        ...directives,
         imgSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         frameAncestors: ["'none'"],
