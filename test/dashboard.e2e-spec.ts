@@ -167,9 +167,11 @@ describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
 
   it('switches to English, remembered in localStorage and the URL', async () => {
     const { page, problems } = await open(browser, `http://127.0.0.1:${PORT}/dashboard`);
-    await page.waitForSelector('#world-cases canvas');
+    await page.waitForFunction(() => performance.getEntriesByName('overview-ready').length === 1);
     await page.locator('#lang').click();
     await page.waitForFunction(() => document.documentElement.lang === 'en');
+    // The overview is drawn again in English before the page is left.
+    await page.waitForFunction(() => performance.getEntriesByName('overview-ready').length === 2);
     expect(page.url()).toBe(`http://127.0.0.1:${PORT}/dashboard?lang=en`);
     expect(await page.locator('nav a[data-view="overview"]').innerText()).toBe('World overview');
     await page.goto(`http://127.0.0.1:${PORT}/dashboard`);
@@ -302,9 +304,10 @@ describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
       controls.filter((c) => (c as HTMLInputElement).labels?.length === 0).map((c) => c.id),
     );
     expect(unlabelled).toEqual([]);
+    await page.screenshot({ path: join(OUTPUT, 'overview-phone.png') });
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.className)).toBe('skip');
-    await page.screenshot({ path: join(OUTPUT, 'overview-phone.png') });
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.goto(`http://127.0.0.1:${PORT}/dashboard#country/France`);
     await page.waitForSelector('#country-mpox canvas');
     await page.screenshot({ path: join(OUTPUT, 'country-phone.png') });
