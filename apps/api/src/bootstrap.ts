@@ -4,6 +4,7 @@ import { DestinationStream } from 'pino';
 import { AppConfig } from '@app/config';
 import { AppModule } from './app.module';
 import { clientErrorHandler, frameworkErrors, requireHostHeader } from './common/framework-errors';
+import { serveDashboard } from './dashboard/serve-dashboard';
 import { setupApiDocs } from './docs/api-docs';
 import { closeConnectionsWhenStopping } from './health/connection-close.hook';
 import { PinoNestLogger, createAppLogger } from './logging/app-logger';
@@ -65,6 +66,7 @@ export async function createApp(
   enableCors(app, config);
   serveCachedResponses(app);
   setupApiDocs(app);
+  serveDashboard(app);
   // SIGTERM/SIGINT: stop accepting, finish requests in flight, close the pools, exit 0.
   app.enableShutdownHooks([...SHUTDOWN_SIGNALS], { useProcessExit: true });
   await app.init();

@@ -7,3 +7,4 @@ export * from './series.types';
 export * from './record-change.module';
 export * from './record-change.service';
 export * from './concurrency-limit';
+export * from './weekly-history';

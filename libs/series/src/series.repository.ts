@@ -1,6 +1,12 @@
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { SeriesRecordEntity, exclusiveWrite, withDeadline, writeTransaction } from '@app/database';
-import { ListFilter, RecordValues, SeriesDefinition, SeriesRecord } from './series.types';
+import {
+  DailyValues,
+  ListFilter,
+  RecordValues,
+  SeriesDefinition,
+  SeriesRecord,
+} from './series.types';
 import { countryKey } from '@app/common';
 import { canonicalCountryName } from '@app/countries';
 
@@ -21,6 +27,16 @@ export function toRecord(row: Row): SeriesRecord {
     new_cases: Number(row.new_cases),
     total_deaths: Number(row.total_deaths),
     new_deaths: Number(row.new_deaths),
+  };
+}
+
+function toDaily(row: Row): DailyValues {
+  return {
+    date: String(row.date),
+    new_cases: Number(row.new_cases),
+    new_deaths: Number(row.new_deaths),
+    total_cases: Number(row.total_cases),
+    total_deaths: Number(row.total_deaths),
   };
 }
 
@@ -85,6 +101,27 @@ export class SeriesRepository {
       [key, from, to],
     );
     return rows.map(toRecord);
+  }
+
+  /** One country's daily values, oldest first, and its name as its most recent record has it. */
+  async daily(key: string): Promise<{ country: string | null; days: DailyValues[] }> {
+    const rows = await this.rows(
+      `SELECT date, country, new_cases, new_deaths, total_cases, total_deaths
+       FROM ${this.table} WHERE country_key = ? ORDER BY date`,
+      [key],
+    );
+    const last = rows[rows.length - 1];
+    return { country: last ? String(last.country) : null, days: rows.map(toDaily) };
+  }
+
+  /** Sums over the countries that have a record on each date, oldest first. */
+  async dailyWorld(): Promise<DailyValues[]> {
+    const rows = await this.rows(
+      `SELECT date, SUM(new_cases) AS new_cases, SUM(new_deaths) AS new_deaths,
+              SUM(total_cases) AS total_cases, SUM(total_deaths) AS total_deaths
+       FROM ${this.table} GROUP BY date ORDER BY date`,
+    );
+    return rows.map(toDaily);
   }
 
   /** Each country's most recent record. */

@@ -6,8 +6,10 @@ import { DEFAULT_LIST_LIMIT, ListQueryDto, RecordBodyDto } from './dto';
 import { ConcurrencyLimit } from './concurrency-limit';
 import { CachedValue, ReadCache } from './read-cache';
 import { SeriesRepository } from './series.repository';
+import { weeklyHistory } from './weekly-history';
 import {
   CountryListItem,
+  CountryLatest,
   CountryStats,
   ListFilter,
   RecordValues,
@@ -137,6 +139,45 @@ export class SeriesService {
     return this.cache.getCached(`json:country:${countryLookupKey(country)}`, async () =>
       JSON.stringify(await this.countryWindow(country)),
     );
+  }
+
+  /**
+   * A country's weekly history (see `weeklyHistory`), looked up as the public country route looks
+   * it up; cached as JSON text.
+   */
+  weeklyJson(country: string): Promise<CachedValue<string>> {
+    const key = countryLookupKey(country);
+    return this.cache.getCached(`json:weekly:${key}`, async () => {
+      const { country: name, days } = await this.repository.daily(key);
+      if (name === null) throw ApiError.notFound(MESSAGES.countryNotFound);
+      return JSON.stringify(weeklyHistory(name, days));
+    });
+  }
+
+  /** The world's weekly history: each day's sums over the countries with a record that day. */
+  worldWeeklyJson(): Promise<CachedValue<string>> {
+    return this.cache.getCached('json:weekly-world', async () =>
+      JSON.stringify(weeklyHistory(null, await this.repository.dailyWorld())),
+    );
+  }
+
+  /**
+   * Each country's most recent totals, by name: the public pages' country picker and table of
+   * countries.
+   */
+  countriesJson(): Promise<CachedValue<string>> {
+    return this.cache.getCached('json:countries', async () => {
+      const latest = await this.repository.latestPerCountry();
+      const list: CountryLatest[] = latest
+        .map(({ country, date, total_cases, total_deaths }) => ({
+          country,
+          date,
+          total_cases,
+          total_deaths,
+        }))
+        .sort((a, b) => a.country.localeCompare(b.country, 'en'));
+      return JSON.stringify(list);
+    });
   }
 
   /** Each place with its ISO codes (null for a place that is not a country, e.g. a ship). */

@@ -55,6 +55,12 @@ export interface CountryStats extends CountrySummary, Totals {
   case_fatality_rate: number | null;
 }
 
+/** A country's most recent record's date and totals. */
+export interface CountryLatest extends Totals {
+  country: string;
+  date: string;
+}
+
 export interface SeriesSummary extends Totals {
   countries: number;
   last_date: string | null;
@@ -67,4 +73,28 @@ export interface ListFilter {
   to?: string;
   limit: number;
   offset: number;
+}
+
+/** One day of a series (a country's record, or the sums over countries for the world). */
+export interface DailyValues {
+  date: string;
+  new_cases: number;
+  new_deaths: number;
+  total_cases: number;
+  total_deaths: number;
+}
+
+/**
+ * Weekly history as columnar arrays, one entry per ISO week (Monday to Sunday) that has records,
+ * oldest first: `weeks` holds each week's Sunday, `days` how many days of it have records.
+ */
+export interface WeeklyHistory {
+  /** The country's name as stored (most recent record); null for the world. */
+  country: string | null;
+  weeks: string[];
+  days: number[];
+  new_cases: number[];
+  new_deaths: number[];
+  total_cases: number[];
+  total_deaths: number[];
 }

@@ -2,13 +2,14 @@ import { Module } from '@nestjs/common';
 import { COVID_SERIES, SeriesModule } from '@app/series';
 import { HttpCacheModule } from '../http-cache/http-cache.module';
 import { CovidDataController } from './covid-data.controller';
+import { CovidHistoryController } from './covid-history.controller';
 import { CovidPublicController } from './covid-public.controller';
 
 const covidSeries = SeriesModule.forSeries(COVID_SERIES);
 
 @Module({
   imports: [covidSeries, HttpCacheModule],
-  controllers: [CovidPublicController, CovidDataController],
+  controllers: [CovidPublicController, CovidHistoryController, CovidDataController],
   exports: [covidSeries],
 })
 export class CovidModule {}

@@ -2,13 +2,14 @@ import { Module } from '@nestjs/common';
 import { MPOX_SERIES, SeriesModule } from '@app/series';
 import { HttpCacheModule } from '../http-cache/http-cache.module';
 import { MpoxDataController } from './mpox-data.controller';
+import { MpoxHistoryController } from './mpox-history.controller';
 import { MpoxPublicController } from './mpox-public.controller';
 
 const mpoxSeries = SeriesModule.forSeries(MPOX_SERIES);
 
 @Module({
   imports: [mpoxSeries, HttpCacheModule],
-  controllers: [MpoxPublicController, MpoxDataController],
+  controllers: [MpoxPublicController, MpoxHistoryController, MpoxDataController],
   exports: [mpoxSeries],
 })
 export class MpoxModule {}

@@ -2,6 +2,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from '@app/config';
+import { isDashboardPath } from '../dashboard/dashboard-paths';
 import { DOCS_PATH } from '../docs/api-docs';
 import { REQUEST_ID_HEADER } from '../logging/request-id';
 
@@ -29,6 +30,26 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.fre
  * the request, so helmet's middleware is run once against a recording response.
  */
 export function docsSecurityHeaders(): Readonly<Record<string, string>> {
+  return helmetHeaders({ styleSrc: ["'self'", "'unsafe-inline'"] });
+}
+
+/**
+ * Headers of the dashboard (`/`, `/dashboard` and its assets): helmet's set with a stricter policy
+ * than the documentation's: the pages' own scripts and styles only, no inline style either.
+ */
+export function dashboardSecurityHeaders(): Readonly<Record<string, string>> {
+  // Without upgrade-insecure-requests: served over plain HTTP (a LAN, a test host), the browser
+  // would otherwise ask HTTPS for the page's own assets and get nothing.
+  return helmetHeaders({
+    styleSrc: ["'self'"],
+    fontSrc: ["'self'"],
+    upgradeInsecureRequests: null,
+  });
+}
+
+function helmetHeaders(
+  directives: Record<string, string[] | null> & { styleSrc: string[] },
+): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader: (name: string, value: string | number) => {
@@ -43,7 +64,7 @@ export function docsSecurityHeaders(): Readonly<Record<string, string>> {
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
+        ...directives,
         imgSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         frameAncestors: ["'none'"],
@@ -69,6 +90,7 @@ export function docsSecurityHeaders(): Readonly<Record<string, string>> {
  */
 export function registerSecurityHeaders(app: NestFastifyApplication): void {
   const docs = docsSecurityHeaders();
+  const dashboard = dashboardSecurityHeaders();
   const page = `/${DOCS_PATH}`;
   // The page and its assets (`/api/docs/...`); the documents `/api/docs-json` and `-yaml` are data.
   const isDocsPage = (url: string) =>
@@ -77,7 +99,10 @@ export function registerSecurityHeaders(app: NestFastifyApplication): void {
     .getHttpAdapter()
     .getInstance()
     .addHook('onRequest', (request, reply, done) => {
-      void reply.headers(isDocsPage(request.url) ? docs : API_SECURITY_HEADERS);
+      const url = request.url;
+      if (isDocsPage(url)) void reply.headers(docs);
+      else if (isDashboardPath(url)) void reply.headers(dashboard);
+      else void reply.headers(API_SECURITY_HEADERS);
       done();
     });
 }

@@ -84,3 +84,49 @@ export class StatsSummaryResponse {
   @ApiProperty({ type: TotalsResponse }) covid: TotalsResponse;
   @ApiProperty({ type: MpoxTotalsResponse }) mpox: MpoxTotalsResponse;
 }
+
+export class WeeklyHistoryResponse {
+  @ApiProperty({
+    example: 'Germany',
+    nullable: true,
+    type: 'string',
+    description: 'The name as stored (most recent record); null for the world',
+  })
+  country: string | null;
+  @ApiProperty({
+    example: ['2023-02-26', '2023-03-05', '2023-03-12'],
+    type: [String],
+    description: "Each ISO week's Sunday (weeks run Monday to Sunday), oldest first",
+  })
+  weeks: string[];
+  @ApiProperty({
+    example: [7, 7, 4],
+    type: [Number],
+    description: 'Days of the week with records (7-day average = new_cases / days)',
+  })
+  days: number[];
+  @ApiProperty({
+    example: [64032, 45291, 29020],
+    type: [Number],
+    description: 'Sums over the week',
+  })
+  new_cases: number[];
+  @ApiProperty({ example: [1023, 856, 503], type: [Number], description: 'Sums over the week' })
+  new_deaths: number[];
+  @ApiProperty({
+    example: [38151545, 38196836, 38225856],
+    type: [Number],
+    description: "The week's last day with records",
+  })
+  total_cases: number[];
+  @ApiProperty({ example: [167643, 168499, 169002], type: [Number] })
+  total_deaths: number[];
+}
+
+export class CountryLatestResponse {
+  @ApiProperty({ example: 'Germany' }) country: string;
+  @ApiProperty({ example: '2023-03-09', format: 'date', description: 'Its most recent record' })
+  date: string;
+  @ApiProperty({ example: 38249060, type: 'integer' }) total_cases: number;
+  @ApiProperty({ example: 168935, type: 'integer' }) total_deaths: number;
+}

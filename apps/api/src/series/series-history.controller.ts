@@ -1,0 +1,71 @@
+import { Controller, Get, Header, Param, Type } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { MESSAGES } from '@app/common';
+import { CachedValue, InjectSeries, SeriesDefinition, SeriesService } from '@app/series';
+import { Public } from '../auth/public.decorator';
+import { CachedResponse } from '../response-cache/cached-response.decorator';
+import { ApiBadRequest, ApiCommonErrors, ApiNotFound } from '../common/api-responses';
+import { CountryParamDto } from '../common/country-param.dto';
+import { JSON_TYPE } from '../common/json-content-type';
+import { CountryLatestResponse, WeeklyHistoryResponse } from './series.responses';
+
+/**
+ * The public history routes of one disease (what the dashboard's charts and country picker read),
+ * `/<key>/public/weekly`, `/<key>/public/country/:country/weekly` and `/<key>/public/countries`:
+ * COVID and MPOX share this one implementation. Daily records stay behind a token.
+ */
+export function SeriesHistoryController(definition: SeriesDefinition): Type<object> {
+  @Public()
+  @CachedResponse('public')
+  @ApiTags(`${definition.label} (public)`)
+  @ApiCommonErrors()
+  @Controller(`${definition.key}/public`)
+  class HistoryController {
+    constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
+
+    @Get('weekly')
+    @Header('Content-Type', JSON_TYPE)
+    @ApiOperation({
+      summary: `The world's weekly ${definition.label} history (columnar arrays)`,
+      description:
+        'Each day summed over the countries with a record that day, then by ISO week: new cases ' +
+        "and deaths summed, totals of the week's last day with records. `country` is null.",
+    })
+    @ApiOkResponse({
+      description: 'Empty arrays when there is no record',
+      type: WeeklyHistoryResponse,
+    })
+    world(): Promise<CachedValue<string>> {
+      return this.series.worldWeeklyJson();
+    }
+
+    @Get('country/:country/weekly')
+    @Header('Content-Type', JSON_TYPE)
+    @ApiOperation({
+      summary: `One country's weekly ${definition.label} history (columnar arrays)`,
+      description:
+        'By ISO week (Monday to Sunday, named by its Sunday), oldest first: new cases and deaths ' +
+        "summed, totals of the week's last record; `days` counts the week's records.",
+    })
+    @ApiOkResponse({ description: 'Every week with records', type: WeeklyHistoryResponse })
+    @ApiBadRequest('Invalid country name', {
+      error: MESSAGES.invalidParam,
+      details: ['country : doit contenir de 1 à 100 caractères'],
+    })
+    @ApiNotFound(MESSAGES.countryNotFound)
+    country(@Param() { country }: CountryParamDto): Promise<CachedValue<string>> {
+      return this.series.weeklyJson(country);
+    }
+
+    @Get('countries')
+    @Header('Content-Type', JSON_TYPE)
+    @ApiOperation({
+      summary: `Each country's most recent ${definition.label} totals (public list, by name)`,
+    })
+    @ApiOkResponse({ description: 'One entry per country', type: [CountryLatestResponse] })
+    countries(): Promise<CachedValue<string>> {
+      return this.series.countriesJson();
+    }
+  }
+  return HistoryController;
+}
