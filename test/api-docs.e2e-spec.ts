@@ -184,6 +184,12 @@ describe('OpenAPI document (/api/docs-json)', () => {
       ['/api/covid/public/country/{country}', 'public'],
       ['/api/covid/public/totals', 'public'],
       ['/api/mpox/public/summary', 'public'],
+      ...['covid', 'mpox'].flatMap((key) =>
+        ['weekly', 'country/{country}/weekly', 'countries'].map((route) => [
+          `/api/${key}/public/${route}`,
+          'public',
+        ]),
+      ),
       ['/api/covid/data', 'private'],
       ['/api/mpox/data', 'private'],
       ['/api/covid/countries', 'private'],

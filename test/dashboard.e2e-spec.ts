@@ -142,7 +142,9 @@ describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
     }
     // The table: 20 rows, most cases first; sorted by deaths on a click.
     expect(await page.locator('#top tbody tr').count()).toBe(20);
-    expect(await page.locator('#top tbody tr:first-child td:first-child').innerText()).toBe('US');
+    expect(await page.locator('#top tbody tr:first-child td:first-child').innerText()).toBe(
+      'United States',
+    );
     await page.locator('button[data-sort="country"]').click();
     expect(await page.locator('#top tbody tr:first-child td:first-child').innerText()).toBe(
       'Afghanistan',
@@ -213,8 +215,7 @@ describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
     await page.close();
   });
 
-  // Passes once the `countries` branch is merged: country names are resolved in French and
-  // English and by ISO code (before it, `Allemagne` and `DEU` answer 404).
+  // Country names are resolved in French and English and by ISO code (libs/countries).
   it('shows the same country for Allemagne, DEU and Germany', async () => {
     const { page } = await open(browser, `http://127.0.0.1:${PORT}/dashboard#country`);
     for (const typed of ['Allemagne', 'DEU', 'Germany']) {
