@@ -3,6 +3,8 @@ import { Reflector } from '@nestjs/core';
 import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
+  SkipThrottle,
+  Throttle,
   ThrottlerGuard,
   ThrottlerLimitDetail,
   ThrottlerModuleOptions,
@@ -10,19 +12,50 @@ import {
   ThrottlerStorage,
   normalizeIp,
 } from '@nestjs/throttler';
-import {
-  THROTTLER_BLOCK_DURATION,
-  THROTTLER_KEY_GENERATOR,
-  THROTTLER_LIMIT,
-  THROTTLER_SKIP,
-  THROTTLER_TRACKER,
-  THROTTLER_TTL,
-} from '@nestjs/throttler/dist/throttler.constants';
 import { ApiError, MESSAGES } from '@app/common';
 import { Caller, TokenService } from '../auth/token.service';
 import { ImmediateGuard } from '../common/immediate-guard';
 import { RouteMemo } from '../common/route-memo';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
+
+/**
+ * The metadata keys of `@Throttle()` and `@SkipThrottle()`, which the library does not export:
+ * learnt once from the decorators themselves, applied to a probe, so no internal file is imported.
+ */
+function throttlerMetadataKeys(): Record<
+  'limit' | 'ttl' | 'block' | 'tracker' | 'keys' | 'skip',
+  string
+> {
+  const name = '#probe';
+  const values = {
+    ttl: 1.5,
+    limit: 2.5,
+    blockDuration: 3.5,
+    getTracker: () => '',
+    generateKey: () => '',
+  };
+  class Probe {}
+  Throttle({ [name]: values })(Probe);
+  SkipThrottle({ [name]: true })(Probe);
+  const keyOf = (value: unknown): string => {
+    const key = Reflect.getMetadataKeys(Probe).find(
+      (k: unknown) =>
+        typeof k === 'string' && k.endsWith(name) && Reflect.getMetadata(k, Probe) === value,
+    ) as string | undefined;
+    if (!key) throw new Error('@nestjs/throttler: metadata keys not found');
+    return key.slice(0, -name.length);
+  };
+  return {
+    limit: keyOf(values.limit),
+    ttl: keyOf(values.ttl),
+    block: keyOf(values.blockDuration),
+    tracker: keyOf(values.getTracker),
+    keys: keyOf(values.generateKey),
+    skip: keyOf(true),
+  };
+}
+
+export const THROTTLER_METADATA = throttlerMetadataKeys();
 
 interface TrackedRequest {
   ip: string;
@@ -168,20 +201,20 @@ export class ClientThrottlerGuard extends ThrottlerGuard implements ImmediateGua
       const name = throttler.name ?? 'default';
       const meta = <T>(key: string): T | undefined =>
         this.reflector.getAllAndOverride<T | undefined>(key + name, [handler, classRef]);
-      if (meta<boolean>(THROTTLER_SKIP)) continue;
+      if (meta<boolean>(THROTTLER_METADATA.skip)) continue;
       if (throttler.skipIf) return null;
-      const limit = meta<unknown>(THROTTLER_LIMIT) ?? throttler.limit;
-      const ttl = meta<unknown>(THROTTLER_TTL) ?? throttler.ttl;
+      const limit = meta<unknown>(THROTTLER_METADATA.limit) ?? throttler.limit;
+      const ttl = meta<unknown>(THROTTLER_METADATA.ttl) ?? throttler.ttl;
       const blockDuration =
-        meta<unknown>(THROTTLER_BLOCK_DURATION) ?? throttler.blockDuration ?? ttl;
+        meta<unknown>(THROTTLER_METADATA.block) ?? throttler.blockDuration ?? ttl;
       if (typeof limit !== 'number' || typeof ttl !== 'number' || typeof blockDuration !== 'number')
         return null;
       const getTracker =
-        meta<RouteThrottle['getTracker']>(THROTTLER_TRACKER) ??
+        meta<RouteThrottle['getTracker']>(THROTTLER_METADATA.tracker) ??
         throttler.getTracker ??
         this.commonOptions.getTracker;
       const generateKey =
-        meta<RouteThrottle['generateKey']>(THROTTLER_KEY_GENERATOR) ??
+        meta<RouteThrottle['generateKey']>(THROTTLER_METADATA.keys) ??
         throttler.generateKey ??
         this.commonOptions.generateKey;
       if (!getTracker || !generateKey) return null;
