@@ -6,7 +6,7 @@ import { ROOT, productionStartArgs } from './support/built-api';
 /**
  * The tick object pin (apps/api/src/runtime/tick-object-pin.ts): what it relies on, checked on
  * the Node that runs the tests, against the built module the production entry loads. Its effect on
- * speed is measured by the bench (bench/HISTORY.md, twelfth round), not asserted here.
+ * speed is measured by the bench (bench/HISTORY.md, change 15), not asserted here.
  */
 const BUILT_PIN = join(ROOT, 'dist/apps/api/apps/api/src/runtime/tick-object-pin.js');
 

@@ -1,4 +1,4 @@
-// First, before any other module: see the file (about 20 % of CPU per request at stake).
+// First, before any other module: see the file (it keeps V8's fast path for every request).
 import './runtime/tick-object-pin';
 import 'reflect-metadata';
 import { ConfigValidationError, loadConfig } from '@app/config';

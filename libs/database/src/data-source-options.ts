@@ -7,9 +7,8 @@ import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 /**
- * MySQL connections per instance (`DB_POOL_SIZE`). 25 was measured against 10 with `npm run bench`
- * on the shared machine: no clear gain on POST /data (bench/HISTORY.md, first round, change 6),
- * so 10 stays.
+ * MySQL connections per instance (`DB_POOL_SIZE`). A larger pool showed no clear gain on
+ * POST /data in the bench (bench/HISTORY.md, tried and dropped), so 10 stays.
  */
 export const DEFAULT_POOL_SIZE = 10;
 

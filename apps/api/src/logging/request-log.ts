@@ -24,8 +24,8 @@ function pathOf(request: FastifyRequest): string {
  * One JSON line per request, written when the response is sent: `requestId`, `method`, `path`
  * (no query string), `status`, `durationMs`, `client` (the token's client name, never the
  * token) and, on answers served from the response cache, `cache: "hit"`. Request headers are
- * never logged. A Fastify hook, not an HTTP middleware: measured, a pino-http middleware with a
- * child logger per request cost 60 % of the throughput.
+ * never logged. A Fastify hook, not an HTTP middleware: a pino-http middleware with a child
+ * logger per request cost much of the throughput (bench/HISTORY.md, change 7).
  */
 export function logRequests(app: NestFastifyApplication): void {
   const logger = app.get<Logger>(APP_LOGGER);

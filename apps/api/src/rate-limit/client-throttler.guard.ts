@@ -94,9 +94,8 @@ interface Route {
  * per route and then only counts the hit (`handleRequest`, the library's own). Routes whose limits
  * are computed per request (functions, `skipIf`) keep the library's path. With the counters in
  * this process's memory (no `REDIS_URL`), the hit is counted without a promise (`countNow`, the
- * same steps as `handleRequest`): measured on the answers served before Nest's router
- * (`serveCachedResponses`), 1.7 to 1.8 µs less CPU per request (bench/HISTORY.md,
- * seventh round).
+ * same steps as `handleRequest`), which the answers served before Nest's router
+ * (`serveCachedResponses`) showed in the bench (bench/HISTORY.md, change 13).
  * `shouldSkip` is not overridden here: the library's answers false, so it is not asked.
  */
 @Injectable()

@@ -2,8 +2,7 @@ import { executionAsyncResource } from 'node:async_hooks';
 
 /**
  * Keeps one of Node's `process.nextTick` objects alive for the life of the process, so that V8
- * never settles into answering every request about 20 % slower (bench/HISTORY.md, twelfth
- * round).
+ * never settles into a slower form for every request (bench/HISTORY.md, change 15).
  *
  * Why: Node builds each tick object (about ten per request here) as an object literal whose first
  * keys are computed symbols: `{ [async_id_symbol]: …, [trigger_async_id_symbol]: …, callback,

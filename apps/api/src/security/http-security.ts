@@ -82,11 +82,9 @@ function helmetHeaders(
 
 /**
  * Security headers on every response (errors and 404s included), set on Fastify's reply so that
- * they reach Node in one `writeHead`. Measured (interleaved A/B, server CPU time per request of a
- * cached route): helmet's middleware run on each raw response 88-99 µs, its recorded headers
- * replayed 56-77 µs; @fastify/helmet, which rebuilds helmet on every request, cost more still
- * (~10,500 against ~17,000-20,000 req/s). The six API headers instead of helmet's twelve: see
- * bench/HISTORY.md (second round, change 13).
+ * they reach Node in one `writeHead`: helmet's recorded headers are replayed rather than helmet
+ * run on each response, and @fastify/helmet, which rebuilds helmet on every request, is not used
+ * (bench/HISTORY.md, changes 8 and 9, also for the six API headers instead of helmet's twelve).
  */
 export function registerSecurityHeaders(app: NestFastifyApplication): void {
   const docs = docsSecurityHeaders();
