@@ -3,71 +3,136 @@
 (function () {
   const TEXT = {
     fr: {
-      title: 'COVID-19 et MPOX', skip: 'Aller au contenu', views: 'Vues',
-      overview: "Vue d'ensemble", country: 'Pays', compare: 'Comparer', status: 'État des données',
-      cases: 'Cas', deaths: 'Décès', latest: 'Dernières données', date: 'Date', countryCol: 'Pays',
+      title: 'COVID-19 et MPOX',
+      skip: 'Aller au contenu',
+      views: 'Vues',
+      overview: "Vue d'ensemble",
+      country: 'Pays',
+      compare: 'Comparer',
+      status: 'État des données',
+      cases: 'Cas',
+      deaths: 'Décès',
+      latest: 'Dernières données',
+      date: 'Date',
+      countryCol: 'Pays',
       worldChart: 'Monde : nouveaux cas et décès COVID-19 par semaine',
       topCountries: 'Pays les plus touchés (COVID-19)',
-      countryPrompt: 'Pays (nom français ou anglais, ou code)', range: 'Période',
-      last90: '90 derniers jours', lastYear: 'Dernière année', everything: 'Tout', show: 'Afficher',
-      mpoxSame: 'MPOX dans ce pays', country1: 'Pays 1', country2: 'Pays 2', country3: 'Pays 3',
-      country4: 'Pays 4', mode: 'Valeurs', absolute: 'Totaux cumulés',
+      countryPrompt: 'Pays (nom français ou anglais, ou code)',
+      range: 'Période',
+      last90: '90 derniers jours',
+      lastYear: 'Dernière année',
+      everything: 'Tout',
+      show: 'Afficher',
+      mpoxSame: 'MPOX dans ce pays',
+      country1: 'Pays 1',
+      country2: 'Pays 2',
+      country3: 'Pays 3',
+      country4: 'Pays 4',
+      mode: 'Valeurs',
+      absolute: 'Totaux cumulés',
       perDay: 'Nouveaux cas par jour (moyenne sur 7 jours)',
-      statusHelp: "Réservé aux personnes qui ont un jeton : il reste dans cet onglet et n'est envoyé qu'à /api/sources.",
-      token: 'Jeton', forget: 'Oublier le jeton',
-      footer: "Données publiques de l'API ; graphiques : sommes hebdomadaires (semaines du lundi au dimanche) et moyenne sur 7 jours.",
-      switchTo: 'English', weeklyCases: 'Nouveaux cas par semaine', weeklyDeaths: 'Nouveaux décès par semaine',
-      avg7: 'Moyenne sur 7 jours', totalCases: 'Total des cas', totalDeaths: 'Total des décès',
+      statusHelp:
+        "Réservé aux personnes qui ont un jeton : il reste dans cet onglet et n'est envoyé qu'à /api/sources.",
+      token: 'Jeton',
+      forget: 'Oublier le jeton',
+      footer:
+        "Données publiques de l'API ; graphiques : sommes hebdomadaires (semaines du lundi au dimanche) et moyenne sur 7 jours.",
+      switchTo: 'English',
+      weeklyCases: 'Nouveaux cas par semaine',
+      weeklyDeaths: 'Nouveaux décès par semaine',
+      avg7: 'Moyenne sur 7 jours',
+      totalCases: 'Total des cas',
+      totalDeaths: 'Total des décès',
       ago: (n) => (n === 0 ? "aujourd'hui" : n === 1 ? 'il y a 1 jour' : `il y a ${n} jours`),
       notFound: 'Pays introuvable : vérifiez le nom ou le code.',
       tooMany: (s) => `Trop de requêtes : réessayez dans ${s} s.`,
       tooManyNoWait: 'Trop de requêtes : réessayez dans un moment.',
       unavailable: 'Service momentanément indisponible (503) : réessayez dans un moment.',
-      failed: (s) => `Erreur du service (${s}).`, offline: 'Le service ne répond pas.',
-      noMpox: 'Pas de données MPOX pour ce pays.', pickOne: 'Choisissez au moins un pays.',
+      failed: (s) => `Erreur du service (${s}).`,
+      offline: 'Le service ne répond pas.',
+      noMpox: 'Pas de données MPOX pour ce pays.',
+      pickOne: 'Choisissez au moins un pays.',
       syncOff: "Synchronisation non configurée : cette instance n'a pas de sources.",
-      tokenRefused: 'Jeton refusé.', noSources: 'Aucune source.', none: '—',
+      tokenRefused: 'Jeton refusé.',
+      noSources: 'Aucune source.',
+      none: '—',
     },
     en: {
-      title: 'COVID-19 and MPOX', skip: 'Skip to content', views: 'Views',
-      overview: 'World overview', country: 'Country', compare: 'Compare', status: 'Data status',
-      cases: 'Cases', deaths: 'Deaths', latest: 'Latest data', date: 'Date', countryCol: 'Country',
-      worldChart: "World: COVID-19 new cases and deaths per week",
+      title: 'COVID-19 and MPOX',
+      skip: 'Skip to content',
+      views: 'Views',
+      overview: 'World overview',
+      country: 'Country',
+      compare: 'Compare',
+      status: 'Data status',
+      cases: 'Cases',
+      deaths: 'Deaths',
+      latest: 'Latest data',
+      date: 'Date',
+      countryCol: 'Country',
+      worldChart: 'World: COVID-19 new cases and deaths per week',
       topCountries: 'Most affected countries (COVID-19)',
-      countryPrompt: 'Country (French or English name, or code)', range: 'Range',
-      last90: 'Last 90 days', lastYear: 'Last year', everything: 'Everything', show: 'Show',
-      mpoxSame: 'MPOX in this country', country1: 'Country 1', country2: 'Country 2',
-      country3: 'Country 3', country4: 'Country 4', mode: 'Values', absolute: 'Cumulative totals',
+      countryPrompt: 'Country (French or English name, or code)',
+      range: 'Range',
+      last90: 'Last 90 days',
+      lastYear: 'Last year',
+      everything: 'Everything',
+      show: 'Show',
+      mpoxSame: 'MPOX in this country',
+      country1: 'Country 1',
+      country2: 'Country 2',
+      country3: 'Country 3',
+      country4: 'Country 4',
+      mode: 'Values',
+      absolute: 'Cumulative totals',
       perDay: 'New cases per day (7-day average)',
-      statusHelp: 'For token holders only: the token stays in this tab and is sent to /api/sources only.',
-      token: 'Token', forget: 'Forget the token',
-      footer: "The API's public data; charts: weekly sums (weeks from Monday to Sunday) and 7-day average.",
-      switchTo: 'Français', weeklyCases: 'New cases per week', weeklyDeaths: 'New deaths per week',
-      avg7: '7-day average', totalCases: 'Total cases', totalDeaths: 'Total deaths',
+      statusHelp:
+        'For token holders only: the token stays in this tab and is sent to /api/sources only.',
+      token: 'Token',
+      forget: 'Forget the token',
+      footer:
+        "The API's public data; charts: weekly sums (weeks from Monday to Sunday) and 7-day average.",
+      switchTo: 'Français',
+      weeklyCases: 'New cases per week',
+      weeklyDeaths: 'New deaths per week',
+      avg7: '7-day average',
+      totalCases: 'Total cases',
+      totalDeaths: 'Total deaths',
       ago: (n) => (n === 0 ? 'today' : n === 1 ? '1 day ago' : `${n} days ago`),
       notFound: 'Country not found: check the name or code.',
       tooMany: (s) => `Too many requests: try again in ${s} s.`,
       tooManyNoWait: 'Too many requests: try again in a moment.',
       unavailable: 'Service temporarily unavailable (503): try again in a moment.',
-      failed: (s) => `Service error (${s}).`, offline: 'The service does not answer.',
-      noMpox: 'No MPOX data for this country.', pickOne: 'Choose at least one country.',
+      failed: (s) => `Service error (${s}).`,
+      offline: 'The service does not answer.',
+      noMpox: 'No MPOX data for this country.',
+      pickOne: 'Choose at least one country.',
       syncOff: 'Sync not configured: this instance has no sources.',
-      tokenRefused: 'Token refused.', noSources: 'No source.', none: '—',
+      tokenRefused: 'Token refused.',
+      noSources: 'No source.',
+      none: '—',
     },
   };
   const LANG_KEY = 'dashboard.lang';
   const TOKEN_KEY = 'dashboard.token';
   const monthNames = (locale, style) =>
     Array.from({ length: 12 }, (_, m) =>
-      new Intl.DateTimeFormat(locale, { month: style, timeZone: 'UTC' }).format(Date.UTC(2021, m, 1)),
+      new Intl.DateTimeFormat(locale, { month: style, timeZone: 'UTC' }).format(
+        Date.UTC(2021, m, 1),
+      ),
     );
   const dayNames = (locale, style) =>
     Array.from({ length: 7 }, (_, d) =>
-      new Intl.DateTimeFormat(locale, { weekday: style, timeZone: 'UTC' }).format(Date.UTC(2021, 0, 3 + d)),
+      new Intl.DateTimeFormat(locale, { weekday: style, timeZone: 'UTC' }).format(
+        Date.UTC(2021, 0, 3 + d),
+      ),
     );
   // uPlot's axis labels in the page's language.
   const MONTHS = {};
-  for (const [key, locale] of [['fr', 'fr-FR'], ['en', 'en-GB']]) {
+  for (const [key, locale] of [
+    ['fr', 'fr-FR'],
+    ['en', 'en-GB'],
+  ]) {
     MONTHS[key] = {
       MMMM: monthNames(locale, 'long'),
       MMM: monthNames(locale, 'short'),
@@ -88,7 +153,10 @@
   const toTime = (date) => Date.parse(`${date}T00:00:00Z`) / 1000;
   const formatDate = (date) =>
     typeof date === 'string' && date
-      ? new Intl.DateTimeFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`))
+      ? new Intl.DateTimeFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', {
+          dateStyle: 'medium',
+          timeZone: 'UTC',
+        }).format(new Date(`${date}T00:00:00Z`))
       : t('none');
 
   /** An API answer that is not 2xx, turned into the view's message. */
@@ -103,7 +171,9 @@
   async function api(path, headers) {
     let response;
     try {
-      response = await fetch(path, { headers: Object.assign({ Accept: 'application/json' }, headers) });
+      response = await fetch(path, {
+        headers: Object.assign({ Accept: 'application/json' }, headers),
+      });
     } catch {
       throw new ApiProblem(0, null);
     }
@@ -116,7 +186,9 @@
     if (error.status === 404) return t('notFound');
     if (error.status === 429) {
       const wait = Number(error.retryAfter);
-      return Number.isFinite(wait) && wait >= 0 ? t('tooMany')(Math.ceil(wait)) : t('tooManyNoWait');
+      return Number.isFinite(wait) && wait >= 0
+        ? t('tooMany')(Math.ceil(wait))
+        : t('tooManyNoWait');
     }
     if (error.status === 503) return t('unavailable');
     if (error.status === 0) return t('offline');
@@ -138,7 +210,13 @@
     const scales = { x: { time: true } };
     const hasRight = series.some((s) => s.scale === 'avg');
     if (hasRight) {
-      axes.push({ scale: 'avg', side: 1, size: 70, grid: { show: false }, values: (u, ticks) => ticks.map((v) => compact(v)) });
+      axes.push({
+        scale: 'avg',
+        side: 1,
+        size: 70,
+        grid: { show: false },
+        values: (u, ticks) => ticks.map((v) => compact(v)),
+      });
       scales.avg = {};
     }
     const options = {
@@ -149,7 +227,12 @@
       axes,
       legend: { live: false },
       fmtDate: (template) => uPlot.fmtDate(template, MONTHS[lang]),
-      series: [{ value: (u, v) => (v == null ? t('none') : formatDate(new Date(v * 1000).toISOString().slice(0, 10))) }].concat(
+      series: [
+        {
+          value: (u, v) =>
+            v == null ? t('none') : formatDate(new Date(v * 1000).toISOString().slice(0, 10)),
+        },
+      ].concat(
         series.map((s, i) => ({
           label: s.label,
           scale: s.scale || 'y',
@@ -170,10 +253,13 @@
     charts.delete(id);
     $(id).textContent = '';
   }
-  let compactFormat = new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { notation: 'compact' });
+  let compactFormat = new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', {
+    notation: 'compact',
+  });
   const compact = (v) => (Number.isFinite(v) ? compactFormat.format(v) : '');
   window.addEventListener('resize', () => {
-    for (const [id, chart] of charts) chart.setSize({ width: chartWidth($(id)), height: chart.height });
+    for (const [id, chart] of charts)
+      chart.setSize({ width: chartWidth($(id)), height: chart.height });
   });
 
   /** Weekly sums as bars, and the 7-day average (sum / days with records) as a line. */
@@ -186,8 +272,18 @@
     return {
       times,
       series: [
-        { label: t(key === 'new_cases' ? 'weeklyCases' : 'weeklyDeaths'), values: sums, bars: true, color },
-        { label: t('avg7'), values: sums.map((s, i) => (days[i] > 0 ? s / days[i] : null)), scale: 'avg', color: '#222' },
+        {
+          label: t(key === 'new_cases' ? 'weeklyCases' : 'weeklyDeaths'),
+          values: sums,
+          bars: true,
+          color,
+        },
+        {
+          label: t('avg7'),
+          values: sums.map((s, i) => (days[i] > 0 ? s / days[i] : null)),
+          scale: 'avg',
+          color: '#222',
+        },
       ],
     };
   }
@@ -195,8 +291,10 @@
   // ---------- overview ----------
   let topRows = [];
   let topSort = { key: 'total_cases', descending: true };
-  const daysSince = (date) => Math.max(0, Math.floor((Date.now() - Date.parse(`${date}T00:00:00Z`)) / dayMs));
-  const freshness = (date) => (date ? `${formatDate(date)} (${t('ago')(daysSince(date))})` : t('none'));
+  const daysSince = (date) =>
+    Math.max(0, Math.floor((Date.now() - Date.parse(`${date}T00:00:00Z`)) / dayMs));
+  const freshness = (date) =>
+    date ? `${formatDate(date)} (${t('ago')(daysSince(date))})` : t('none');
 
   async function showOverview() {
     say('overview-message', '');
@@ -229,7 +327,10 @@
   function renderTop() {
     const { key, descending } = topSort;
     const sorted = [...topRows].sort((a, b) => {
-      const order = typeof a[key] === 'number' ? a[key] - b[key] : String(a[key]).localeCompare(String(b[key]), lang);
+      const order =
+        typeof a[key] === 'number'
+          ? a[key] - b[key]
+          : String(a[key]).localeCompare(String(b[key]), lang);
       return descending ? -order : order;
     });
     const body = $('top').tBodies[0];
@@ -249,7 +350,10 @@
     }
     for (const th of $('top').tHead.rows[0].cells) {
       const column = th.querySelector('button').dataset.sort;
-      th.setAttribute('aria-sort', column === key ? (descending ? 'descending' : 'ascending') : 'none');
+      th.setAttribute(
+        'aria-sort',
+        column === key ? (descending ? 'descending' : 'ascending') : 'none',
+      );
     }
   }
 
@@ -278,7 +382,9 @@
   function rangeStart(history, range) {
     if (range === 'all' || history.weeks.length === 0) return null;
     const last = history.weeks[history.weeks.length - 1];
-    return new Date(Date.parse(`${last}T00:00:00Z`) - Number(range) * dayMs).toISOString().slice(0, 10);
+    return new Date(Date.parse(`${last}T00:00:00Z`) - Number(range) * dayMs)
+      .toISOString()
+      .slice(0, 10);
   }
 
   const weeklyPath = (disease, country) =>
@@ -297,7 +403,8 @@
     } catch (error) {
       say('country-message', problemText(error));
       say('country-name', '');
-      for (const id of ['country-cases', 'country-deaths', 'country-totals', 'country-mpox']) clearChart(id);
+      for (const id of ['country-cases', 'country-deaths', 'country-totals', 'country-mpox'])
+        clearChart(id);
       return;
     }
     say('country-name', covid.country);
@@ -305,20 +412,43 @@
     const cases = weeklyWithAverage(covid, 'new_cases', COLORS[0], from);
     drawChart('country-cases', `${covid.country} — ${t('weeklyCases')}`, cases.times, cases.series);
     const deaths = weeklyWithAverage(covid, 'new_deaths', COLORS[1], from);
-    drawChart('country-deaths', `${covid.country} — ${t('weeklyDeaths')}`, deaths.times, deaths.series);
+    drawChart(
+      'country-deaths',
+      `${covid.country} — ${t('weeklyDeaths')}`,
+      deaths.times,
+      deaths.series,
+    );
     const keep = covid.weeks.map((w) => !from || w >= from);
     const pick = (values) => values.filter((_, i) => keep[i]);
-    drawChart('country-totals', `${covid.country} — ${t('totalCases')} / ${t('totalDeaths')}`, pick(covid.weeks).map(toTime), [
-      { label: t('totalCases'), values: pick(covid.total_cases), color: COLORS[0] },
-      { label: t('totalDeaths'), values: pick(covid.total_deaths), color: COLORS[1], scale: 'avg' },
-    ]);
+    drawChart(
+      'country-totals',
+      `${covid.country} — ${t('totalCases')} / ${t('totalDeaths')}`,
+      pick(covid.weeks).map(toTime),
+      [
+        { label: t('totalCases'), values: pick(covid.total_cases), color: COLORS[0] },
+        {
+          label: t('totalDeaths'),
+          values: pick(covid.total_deaths),
+          color: COLORS[1],
+          scale: 'avg',
+        },
+      ],
+    );
     try {
       const mpox = await api(weeklyPath('mpox', covid.country));
-      const mpoxCases = weeklyWithAverage(mpox, 'new_cases', COLORS[3], rangeStart(mpox, $('country-range').value));
+      const mpoxCases = weeklyWithAverage(
+        mpox,
+        'new_cases',
+        COLORS[3],
+        rangeStart(mpox, $('country-range').value),
+      );
       drawChart('country-mpox', `MPOX — ${t('weeklyCases')}`, mpoxCases.times, mpoxCases.series);
     } catch (error) {
       clearChart('country-mpox');
-      say('country-mpox-message', error instanceof ApiProblem && error.status === 404 ? t('noMpox') : problemText(error));
+      say(
+        'country-mpox-message',
+        error instanceof ApiProblem && error.status === 404 ? t('noMpox') : problemText(error),
+      );
     }
   }
 
@@ -381,11 +511,16 @@
       sources = await api('/api/sources', { Authorization: `Bearer ${token}` });
     } catch (error) {
       if (error instanceof ApiProblem && error.status === 404) say('status-message', t('syncOff'));
-      else if (error instanceof ApiProblem && (error.status === 401 || error.status === 403)) say('status-message', t('tokenRefused'));
+      else if (error instanceof ApiProblem && (error.status === 401 || error.status === 403))
+        say('status-message', t('tokenRefused'));
       else say('status-message', problemText(error));
       return;
     }
-    const rows = Array.isArray(sources) ? sources : Array.isArray(sources && sources.sources) ? sources.sources : [];
+    const rows = Array.isArray(sources)
+      ? sources
+      : Array.isArray(sources && sources.sources)
+        ? sources.sources
+        : [];
     if (rows.length === 0) {
       say('status-message', t('noSources'));
       return;
@@ -403,7 +538,13 @@
       for (const column of columns) {
         const value = row[column];
         tr.insertCell().textContent =
-          value === null || value === undefined ? t('none') : typeof value === 'number' ? num(value) : typeof value === 'object' ? JSON.stringify(value) : String(value);
+          value === null || value === undefined
+            ? t('none')
+            : typeof value === 'number'
+              ? num(value)
+              : typeof value === 'object'
+                ? JSON.stringify(value)
+                : String(value);
       }
     }
   }
@@ -422,8 +563,10 @@
   function applyLanguage() {
     document.documentElement.lang = lang;
     document.title = t('title');
-    for (const element of document.querySelectorAll('[data-i18n]')) element.textContent = t(element.dataset.i18n);
-    for (const element of document.querySelectorAll('[data-i18n-label]')) element.setAttribute('aria-label', t(element.dataset.i18nLabel));
+    for (const element of document.querySelectorAll('[data-i18n]'))
+      element.textContent = t(element.dataset.i18n);
+    for (const element of document.querySelectorAll('[data-i18n-label]'))
+      element.setAttribute('aria-label', t(element.dataset.i18nLabel));
     const button = $('lang');
     button.textContent = t('switchTo');
     button.lang = lang === 'fr' ? 'en' : 'fr';
@@ -435,7 +578,9 @@
     url.searchParams.set('lang', lang);
     history.replaceState(null, '', url);
     numbers = new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB');
-    compactFormat = new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { notation: 'compact' });
+    compactFormat = new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', {
+      notation: 'compact',
+    });
     applyLanguage();
     void route();
   });
@@ -443,7 +588,8 @@
   async function route() {
     const [view, argument] = (location.hash.slice(1) || 'overview').split('/');
     const current = ['overview', 'country', 'compare', 'status'].includes(view) ? view : 'overview';
-    for (const section of document.querySelectorAll('main > section')) section.hidden = section.id !== current;
+    for (const section of document.querySelectorAll('main > section'))
+      section.hidden = section.id !== current;
     for (const link of document.querySelectorAll('nav a')) {
       if (link.dataset.view === current) link.setAttribute('aria-current', 'page');
       else link.removeAttribute('aria-current');
@@ -456,7 +602,8 @@
       say(`${current}-message`, problemText(error));
       return;
     }
-    if (current === 'country') return showCountry(argument ? decodeURIComponent(argument) : $('country-input').value);
+    if (current === 'country')
+      return showCountry(argument ? decodeURIComponent(argument) : $('country-input').value);
   }
 
   window.addEventListener('hashchange', () => void route());
