@@ -279,7 +279,7 @@ describe('unknown URLs', () => {
   });
   afterAll(() => t.close());
 
-  it.each(['/', '/api', '/api/covid', '/api/covid/public/nope', '/nothing/here'])(
+  it.each(['/index.html', '/api', '/api/covid', '/api/covid/public/nope', '/nothing/here'])(
     'GET %s answers 404 JSON',
     async (path) => {
       const res = await t.http.get(path);
