@@ -25,6 +25,9 @@ export class ApiError extends HttpException {
 }
 
 /** User-facing messages (French, like the two the interface fixes). */
+/** Largest batch of `POST /<key>/data/bulk`; here so that `MESSAGES.bulkTooLarge` is built from it. */
+export const MAX_BULK_RECORDS = 10_000;
+
 export const MESSAGES = {
   noToken: 'Accès refusé. Aucun jeton fourni.',
   invalidToken: 'Jeton invalide.',
@@ -51,5 +54,5 @@ export const MESSAGES = {
   created: 'Données ajoutées avec succès.',
   updated: 'Données mises à jour avec succès.',
   deleted: 'Données supprimées avec succès.',
-  bulkTooLarge: 'Lot trop volumineux : 10000 enregistrements au plus par requête.',
+  bulkTooLarge: `Lot trop volumineux : ${MAX_BULK_RECORDS} enregistrements au plus par requête.`,
 } as const;

@@ -23,8 +23,7 @@ export const LATEST_COUNT = 10;
 export const COUNTRY_WINDOW_DAYS = 30;
 export const STATS_WINDOW_DAYS = 7;
 export const TOP_COUNTRIES = 5;
-/** Largest batch of `POST /<key>/data/bulk` (MESSAGES.bulkTooLarge says the same number). */
-export const MAX_BULK_RECORDS = 10_000;
+export { MAX_BULK_RECORDS } from '@app/common';
 /** Rows fetched per query while a list is streamed. */
 export const LIST_PAGE_SIZE = 1000;
 /** Lists of at most this many records (the default limit) are cached as JSON text. */
