@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DestinationStream } from 'pino';
 import { AppConfig } from '@app/config';
+import { API_PREFIX } from './api-prefix';
 import { AppModule } from './app.module';
 import { clientErrorHandler, frameworkErrors, requireHostHeader } from './common/framework-errors';
 import { serveDashboard } from './dashboard/serve-dashboard';
@@ -15,7 +16,7 @@ import { enableCors, registerSecurityHeaders } from './security/http-security';
 import { SHUTDOWN_SIGNALS } from './shutdown-deadline';
 import { CLIENT_TIMEOUTS } from './client-timeouts';
 
-export const API_PREFIX = 'api';
+export { API_PREFIX };
 
 export interface CreateAppOptions {
   /** Where the JSON log lines go (default: standard output). Tests capture them here. */

@@ -5,7 +5,7 @@ import { TokenService } from '../auth/token.service';
 import { ResponseCache } from '../response-cache/response-cache';
 import { APP_LOGGER } from './logging.module';
 
-const HEALTH_PATH = '/api/health';
+import { HEALTH_PATH } from '../api-prefix';
 
 /** The level of a request's line; `path` is only needed for successes (health polls). */
 function levelOf(status: number, path: string | undefined): 'error' | 'warn' | 'info' | 'debug' {
