@@ -6,9 +6,10 @@ import {
   ReferenceObject,
   SwaggerModule,
 } from '@nestjs/swagger';
+import { API_PREFIX, HEALTH_PATH } from '../api-prefix';
 
-export const DOCS_PATH = 'api/docs';
-export const DOCS_JSON_PATH = 'api/docs-json';
+export const DOCS_PATH = `${API_PREFIX}/docs`;
+export const DOCS_JSON_PATH = `${API_PREFIX}/docs-json`;
 
 /** The OpenAPI document of every route, built from the controllers' and DTOs' decorators. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
@@ -91,7 +92,7 @@ const HEADERS: Record<string, HeaderObject> = {
 };
 
 /** Routes the rate limit does not count. */
-const UNLIMITED_PATHS = new Set(['/api/health']);
+const UNLIMITED_PATHS = new Set([HEALTH_PATH]);
 
 /**
  * Answers that never carry the `X-RateLimit-*` headers: a body refused before the guards run
