@@ -22,6 +22,7 @@ const SLOW_SUITES = [
   'graceful-shutdown',
   'health',
   'import-formats',
+  'import-url',
   'overload',
   'races',
   'several-instances',
