@@ -57,6 +57,18 @@ describe('admin command line: import from a URL', () => {
         res.write(V2, () => res.destroy());
       },
     },
+    // Cut short once, then a whole body of another version.
+    '/moving.csv': {
+      seen: [],
+      answer(res, _headers, count) {
+        const length = Buffer.byteLength(V2);
+        if (count === 1) {
+          res.writeHead(200, { etag: '"m1"', 'content-length': length + 100 });
+          return void res.write(V2, () => res.destroy());
+        }
+        res.writeHead(200, { etag: '"m2"', 'content-length': length }).end(V2);
+      },
+    },
     // Never answers: only the client's timeout ends the request.
     '/slow.csv': { seen: [], answer: () => undefined },
     '/missing.csv': { seen: [], answer: (res) => void res.writeHead(404).end('no') },
@@ -145,6 +157,17 @@ describe('admin command line: import from a URL', () => {
     expect(await totals()).toEqual({ total_cases: 27, total_deaths: 3 });
   });
 
+  it('fails when the file changes between two download attempts, writing nothing', async () => {
+    const result = await importUrl('/moving.csv');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^error: http:\/\/127\.0\.0\.1:\d+\/moving\.csv changed between two download attempts\n$/,
+    );
+    expect(routes['/moving.csv'].seen).toHaveLength(2);
+    expect(result.leftovers).toEqual([]);
+    expect(await totals()).toEqual({ total_cases: 27, total_deaths: 3 });
+  });
+
   it('fails when the server does not answer within --timeout', async () => {
     const result = await importUrl('/slow.csv', '--timeout', '0.2');
     expect(result.code).toBe(1);
@@ -172,7 +195,7 @@ describe('admin command line: import from a URL', () => {
     const byUrl = Object.fromEntries(blocks.map((b) => [b.split('\n')[0], b]));
     const at = '\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z';
     expect(Object.keys(byUrl).sort()).toEqual(
-      ['/covid.csv', '/flaky.csv', '/missing.csv', '/short.csv', '/slow.csv']
+      ['/covid.csv', '/flaky.csv', '/missing.csv', '/moving.csv', '/short.csv', '/slow.csv']
         .map((p) => `covid ${url(p)}`)
         .sort(),
     );
@@ -182,13 +205,16 @@ describe('admin command line: import from a URL', () => {
       ),
     );
     expect(byUrl[`covid ${url('/flaky.csv')}`]).toMatch(
-      /updated\n.*\n  rows: +1 inserted, 0 updated$/,
+      /updated\n.*\n {2}rows: +1 inserted, 0 updated$/,
     );
     expect(byUrl[`covid ${url('/missing.csv')}`]).toMatch(
-      /failed\n  last success: -\n  rows: +0 inserted, 0 updated\n  last error: +http:\S+ answered HTTP 404 Not Found$/,
+      /failed\n {2}last success: -\n {2}rows: +0 inserted, 0 updated\n {2}last error: +http:\S+ answered HTTP 404 Not Found$/,
     );
     expect(byUrl[`covid ${url('/short.csv')}`]).toMatch(
       /failed\n[^]*last error: .*Content-Length\)$/,
+    );
+    expect(byUrl[`covid ${url('/moving.csv')}`]).toMatch(
+      /failed\n[^]*last error: .*changed between two download attempts$/,
     );
     expect(byUrl[`covid ${url('/slow.csv')}`]).toMatch(/failed\n[^]*last error: .*\(timeout\)$/);
   });

@@ -23,8 +23,7 @@ export interface SourceState {
 
 type Row = Record<string, unknown>;
 
-const text = (value: unknown): string | null =>
-  value === null || value === undefined ? null : String(value);
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
 const stateOf = (row: Row): SourceState => ({
   dataset: String(row.dataset),
