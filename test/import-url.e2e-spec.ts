@@ -101,6 +101,7 @@ describe('admin command line: import from a URL', () => {
   beforeAll(() => (bed.env = { ...bed.env, TMPDIR: tmp }));
 
   it('imports a URL, then sends its validators and writes nothing on 304', async () => {
+    expect(await bed.cli('sources')).toEqual({ code: 0, stdout: 'No sources.\n', stderr: '' });
     const first = await importUrl('/covid.csv');
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
