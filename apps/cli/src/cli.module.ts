@@ -1,8 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, AppConfigModule } from '@app/config';
-import { ApiTokenRepository, DatabaseModule } from '@app/database';
+import { ApiTokenRepository, DatabaseModule, SourceRepository } from '@app/database';
 import { ExportService } from './records/export.service';
 import { ImportService } from './records/import.service';
+import { UrlImportService } from './records/url-import.service';
 import { TokenAdminService } from './tokens/token-admin.service';
 
 /** The admin command line's services, on the API's configuration and database (migrations run). */
@@ -15,7 +16,14 @@ export class CliModule {
         AppConfigModule.forRoot(config),
         DatabaseModule.forRoot(config.db, { retryAttempts: 1 }),
       ],
-      providers: [ApiTokenRepository, TokenAdminService, ImportService, ExportService],
+      providers: [
+        ApiTokenRepository,
+        TokenAdminService,
+        ImportService,
+        ExportService,
+        SourceRepository,
+        UrlImportService,
+      ],
     };
   }
 }

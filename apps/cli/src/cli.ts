@@ -2,9 +2,10 @@ import { Command, CommanderError } from 'commander';
 import { CliError, EXIT_USAGE } from './cli-error';
 import { describe } from './cli-context';
 import { dataCommands } from './records/records.command';
+import { sourcesCommand } from './records/sources.command';
 import { tokensCommand } from './tokens/tokens.command';
 
-/** The whole command line: `tokens ...`, `import ...`, `export ...`. */
+/** The whole command line: `tokens ...`, `import ...`, `export ...`, `sources`. */
 export function buildProgram(): Command {
   const program = new Command('covid-cli')
     .description(
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
     .allowExcessArguments(false);
   program.addCommand(tokensCommand());
   for (const command of dataCommands()) program.addCommand(command);
+  program.addCommand(sourcesCommand());
   for (const command of program.commands) {
     command.exitOverride().showHelpAfterError().allowExcessArguments(false);
     for (const sub of command.commands)

@@ -5,6 +5,7 @@ export * from './entities';
 export * from './migrations';
 export * from './run-migrations';
 export * from './database.module';
+export * from './sources';
 export * from './tokens';
 export * from './notifications';
 export * from './redis';

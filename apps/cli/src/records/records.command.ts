@@ -8,6 +8,8 @@ import { SKIP_REASONS } from './csv-format';
 import { ExportService } from './export.service';
 import { createProgress } from './import-progress';
 import { ImportService, ImportSummary } from './import.service';
+import { DEFAULT_DOWNLOAD } from './source-download';
+import { UrlImportService, isUrl } from './url-import.service';
 
 const SERIES: Record<string, SeriesDefinition> = { covid: COVID_SERIES, mpox: MPOX_SERIES };
 
@@ -76,33 +78,64 @@ function interruption(summary: ImportSummary): string {
   return `interrupted by ${summary.interrupted}: ${written}${failure}; importing the file again completes it`;
 }
 
+/** Prints an import's summary, then fails if it did not import every row of the file. */
+function reportImport(summary: ImportSummary, seconds: number): void {
+  printSummary(summary, seconds);
+  if (summary.interrupted) {
+    throw new CliError(interruption(summary), signalExitCode(summary.interrupted));
+  }
+  if (summary.failure) throw new CliError(summary.failure);
+  if (summary.skipped.invalid > 0) {
+    throw new CliError(
+      `${summary.skipped.invalid} invalid row(s) were not imported (see their line numbers above); every other row was`,
+    );
+  }
+}
+
 /** `import covid|mpox <file>` and `export covid|mpox [--country X]`. */
 export function dataCommands(): Command[] {
   const importCommand = new Command('import')
     .description(
-      'insert or update records from a CSV file (trimmed, Our World in Data or WHO format, gzip or not)',
+      'insert or update records from a CSV file or an http(s) URL (trimmed, Our World in Data or WHO format, gzip or not)',
     )
     .argument('<dataset>', 'covid or mpox')
-    .argument('<file>', 'a .csv or .csv.gz file')
-    .action((dataset: string, file: string) => {
+    .argument('<file>', 'a .csv or .csv.gz file, or an http:// or https:// URL')
+    .option(
+      '--timeout <seconds>',
+      'URL only: longest wait for the server to connect, answer or send more bytes',
+      String(DEFAULT_DOWNLOAD.timeoutMs / 1000),
+    )
+    .action((dataset: string, file: string, options: { timeout: string }) => {
       const definition = series(dataset);
+      const timeout = Number(options.timeout);
+      if (!(timeout > 0 && timeout <= 3600)) {
+        throw CliError.usage(
+          `invalid --timeout ${options.timeout}: seconds, above 0 and at most 3600`,
+        );
+      }
+      const started = process.hrtime.bigint();
+      const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+      if (isUrl(file)) {
+        return withService(
+          UrlImportService,
+          async (importer) => {
+            const download = { ...DEFAULT_DOWNLOAD, timeoutMs: timeout * 1000 };
+            const result = await interruptible((signal) =>
+              importer.run(definition, file, download, createProgress(), signal),
+            );
+            if (result.kind === 'unchanged') out(`unchanged: ${result.reason}; nothing written`);
+            else reportImport(result.summary, seconds());
+          },
+          'create',
+        );
+      }
       return withService(
         ImportService,
         async (importer) => {
-          const started = process.hrtime.bigint();
           const summary = await interruptible((signal) =>
             importer.run(definition, file, createProgress(), signal),
           );
-          printSummary(summary, Number(process.hrtime.bigint() - started) / 1e9);
-          if (summary.interrupted) {
-            throw new CliError(interruption(summary), signalExitCode(summary.interrupted));
-          }
-          if (summary.failure) throw new CliError(summary.failure);
-          if (summary.skipped.invalid > 0) {
-            throw new CliError(
-              `${summary.skipped.invalid} invalid row(s) were not imported (see their line numbers above); every other row was`,
-            );
-          }
+          reportImport(summary, seconds());
         },
         'create',
       );

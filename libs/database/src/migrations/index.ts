@@ -4,6 +4,7 @@ import { WidenCountryKey1764200000000 } from './1764200000000-widen-country-key'
 import { BigintRecordIds1764300000000 } from './1764300000000-bigint-record-ids';
 import { CanonicalCountryNames1764400000000 } from './1764400000000-canonical-country-names';
 import { ClientRateBudgets1764500000000 } from './1764500000000-client-rate-budgets';
+import { CreateSources1764600000000 } from './1764600000000-create-sources';
 
 /** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   BigintRecordIds1764300000000,
   CanonicalCountryNames1764400000000,
   ClientRateBudgets1764500000000,
+  CreateSources1764600000000,
 ];

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { SourceRepository, SourceState } from '@app/database';
+import { SeriesDefinition } from '@app/series';
+import { CliError } from '../cli-error';
+import { describe } from '../cli-context';
+import { ImportProgress } from './import-progress';
+import { ImportService, ImportSummary } from './import.service';
+import { DownloadOptions, downloadSource } from './source-download';
+
+export type UrlImport =
+  { kind: 'unchanged'; reason: string } | { kind: 'imported'; summary: ImportSummary };
+
+/** Matches the arguments of `import` that are downloaded rather than read from disk. */
+export const isUrl = (argument: string) => /^https?:\/\//i.test(argument);
+
+/**
+ * Imports a URL: downloads it conditionally (from its `sources` row), then imports the file as a
+ * local one. Whatever happens, the row then tells how the attempt went.
+ */
+@Injectable()
+export class UrlImportService {
+  constructor(
+    private readonly importer: ImportService,
+    private readonly sources: SourceRepository,
+  ) {}
+
+  async run(
+    series: SeriesDefinition,
+    url: string,
+    download: DownloadOptions,
+    progress: ImportProgress,
+    signal?: AbortSignal,
+  ): Promise<UrlImport> {
+    const previous = await this.sources.find(series.key, url);
+    const attempt: SourceState = {
+      dataset: series.key,
+      url,
+      etag: previous?.etag ?? null,
+      lastModified: previous?.lastModified ?? null,
+      contentHash: previous?.contentHash ?? null,
+      lastAttemptAt: Date.now(),
+      lastSuccessAt: previous?.lastSuccessAt ?? null,
+      outcome: 'failed',
+      rowsInserted: 0,
+      rowsUpdated: 0,
+      lastError: null,
+    };
+    const fail = async (message: string) => {
+      await this.sources.save({ ...attempt, lastError: message });
+      return new CliError(message);
+    };
+    const unchanged = async (reason: string, state: Partial<SourceState> = {}) => {
+      await this.sources.save({
+        ...attempt,
+        ...state,
+        outcome: 'unchanged',
+        lastSuccessAt: Date.now(),
+      });
+      return { kind: 'unchanged' as const, reason };
+    };
+
+    let downloaded;
+    try {
+      downloaded = await downloadSource(url, { ...download, previous });
+    } catch (error) {
+      throw await fail(describe(error));
+    }
+    if (downloaded.kind === 'not-modified') return unchanged('not modified (HTTP 304)');
+    try {
+      const { validators, hash } = downloaded;
+      if (previous && hash === previous.contentHash) {
+        return await unchanged('same content as the last import', validators);
+      }
+      let summary: ImportSummary;
+      try {
+        summary = await this.importer.run(series, downloaded.path, progress, signal);
+      } catch (error) {
+        // The temporary file's name means nothing to the user: the URL does.
+        throw await fail(describe(error).replaceAll(downloaded.path, url));
+      }
+      const counts = { rowsInserted: summary.inserted, rowsUpdated: summary.updated };
+      const stopped =
+        summary.failure ?? (summary.interrupted && `interrupted by ${summary.interrupted}`);
+      if (stopped) {
+        // Part of the file may be written: no validators or hash, so that the next run imports it all.
+        await this.sources.save({ ...attempt, ...counts, lastError: stopped });
+      } else {
+        await this.sources.save({
+          ...attempt,
+          ...counts,
+          ...validators,
+          contentHash: hash,
+          outcome: 'updated',
+          lastSuccessAt: Date.now(),
+          lastError:
+            summary.skipped.invalid > 0 ? `${summary.skipped.invalid} invalid row(s)` : null,
+        });
+      }
+      return { kind: 'imported', summary };
+    } finally {
+      await downloaded.discard();
+    }
+  }
+}
