@@ -24,11 +24,18 @@ const RECORDS = 48627;
 
 const HEADER = 'date,country,total_cases,new_cases,total_deaths,new_deaths';
 
-function summary(rows: number, inserted: number, updated: number, skipped: number): string {
+function summary(
+  rows: number,
+  inserted: number,
+  updated: number,
+  unchanged: number,
+  skipped: number,
+): string {
   return [
     `rows read: ${rows}`,
     `inserted:  ${inserted}`,
     `updated:   ${updated}`,
+    `unchanged: ${unchanged}`,
     `skipped:   ${skipped}`,
   ].join('\n');
 }
@@ -41,7 +48,7 @@ describe('admin command line: import and export', () => {
     const first = await cli('import', 'mpox', OWID_MPOX);
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(
-      `format:    Our World in Data\n${summary(ROWS, RECORDS, 0, AGGREGATES)}\n` +
+      `format:    Our World in Data\n${summary(ROWS, RECORDS, 0, 0, AGGREGATES)}\n` +
         `  ${AGGREGATES} Our World in Data aggregates (World, continents, income groups...)\n` +
         'renamed:   1470 rows to the canonical country name\n' +
         '  531 Congo -> Republic of the Congo\n' +
@@ -63,12 +70,12 @@ describe('admin command line: import and export', () => {
 
     const again = await cli('import', 'mpox', OWID_MPOX);
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain(summary(ROWS, 0, RECORDS, AGGREGATES));
+    expect(again.stdout).toContain(summary(ROWS, 0, 0, RECORDS, AGGREGATES));
 
     // The trimmed file holds the same records: all of them are updates.
     const trimmed = await cli('import', 'mpox', TRIMMED_MPOX);
     expect(trimmed.code).toBe(0);
-    expect(trimmed.stdout).toContain(`format:    trimmed\n${summary(RECORDS, 0, RECORDS, 0)}\n`);
+    expect(trimmed.stdout).toContain(`format:    trimmed\n${summary(RECORDS, 0, 0, RECORDS, 0)}\n`);
   });
 
   it('exports CSV that imports back into another database unchanged', async () => {
@@ -86,7 +93,7 @@ describe('admin command line: import and export', () => {
       const otherEnv = databaseEnv(other.config);
       const imported = await runCli(['import', 'mpox', file], otherEnv);
       expect(imported.code).toBe(0);
-      expect(imported.stdout).toContain(summary(RECORDS, RECORDS, 0, 0));
+      expect(imported.stdout).toContain(summary(RECORDS, RECORDS, 0, 0, 0));
       const back = await runCli(['export', 'mpox'], otherEnv);
       // Same records in the same order: those of one date keep their relative ids, hence the
       // order of the API's lists and of /public/latest.
@@ -129,7 +136,7 @@ describe('admin command line: import and export', () => {
     expect(result.code).toBe(1);
     // Line 4's blank total_cases follows the place's previous row: 10 + its new 1.
     expect(result.stdout).toContain(
-      `format:    trimmed\n${summary(9, 3, 1, 5)}\n` +
+      `format:    trimmed\n${summary(9, 3, 1, 0, 5)}\n` +
         '  5 invalid rows (each reported above with its line number)\n' +
         'filled:    1 blank cells\n' +
         '  1 total_cases: blank, previous total plus the new figure\n' +

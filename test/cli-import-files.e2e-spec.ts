@@ -154,7 +154,7 @@ describe('admin command line: files that import refuses or stops on', () => {
     const gzip = join(bed.dir, 'utf8-bom.csv.gz');
     writeFileSync(gzip, gzipSync(`${BOM}${[HEADER, ...rows].join('\r\n')}\r\n`));
 
-    for (const [file, inserted, updated] of [
+    for (const [file, inserted, unchanged] of [
       [plain, rows.length, 0],
       [gzip, 0, rows.length],
     ] as const) {
@@ -165,7 +165,7 @@ describe('admin command line: files that import refuses or stops on', () => {
         stderr: '',
       });
       expect(result.stdout).toContain(
-        `format:    trimmed\nrows read: ${rows.length}\ninserted:  ${inserted}\nupdated:   ${updated}\n`,
+        `format:    trimmed\nrows read: ${rows.length}\ninserted:  ${inserted}\nupdated:   0\nunchanged: ${unchanged}\n`,
       );
     }
     const stored = await tableRows(bed.t.dataSource, 'covid_data');
@@ -213,7 +213,7 @@ describe('admin command line: files that import refuses or stops on', () => {
     const result = await cli('import', 'covid', file);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
-      'rows read: 6000\ninserted:  6000\nupdated:   0\nskipped:   0\n',
+      'rows read: 6000\ninserted:  6000\nupdated:   0\nunchanged: 0\nskipped:   0\n',
     );
     // The 65536 bytes run out on line 8535 (the lines after line 6002 have 24 to 26 bytes).
     expect(result.stderr).toBe(
@@ -242,7 +242,9 @@ describe('admin command line: files that import refuses or stops on', () => {
       expect(result.code).toBe(1);
       const written = (await tableRows(bed.t.dataSource, 'covid_data')).length;
       expect(written).toBeGreaterThanOrEqual(225_000);
-      expect(result.stdout).toContain(`inserted:  ${written}\nupdated:   0\nskipped:   0\n`);
+      expect(result.stdout).toContain(
+        `inserted:  ${written}\nupdated:   0\nunchanged: 0\nskipped:   0\n`,
+      );
       expect(result.stderr.split('\n').filter((l) => !l.startsWith('progress: '))).toEqual([
         `error: ${file} was written to while it was imported: the rows read were imported, ` +
           'they may mix its content before and after; importing the file again makes the data ' +
@@ -280,7 +282,7 @@ describe('admin command line: files that import refuses or stops on', () => {
     const written = (await tableRows(bed.t.dataSource, 'covid_data')).length;
     expect(output).toContain(
       `\r\nformat:    trimmed\r\nrows read: ${/rows read: (\d+)/.exec(output)?.[1]}\r\n` +
-        `inserted:  ${written}\r\nupdated:   0\r\nskipped:   0\r\n`,
+        `inserted:  ${written}\r\nupdated:   0\r\nunchanged: 0\r\nskipped:   0\r\n`,
     );
     expect(output.endsWith(`\r\n${interrupted('SIGINT', written + 1)}\r\n`)).toBe(true);
   });
@@ -362,7 +364,7 @@ describe('admin command line: import seen by API instances that share Redis (RED
       expect(written).toBeGreaterThan(0);
       expect(written).toBeLessThan(225171);
       const summary =
-        /^format: {4}trimmed\nrows read: (\d+)\ninserted: {2}(\d+)\nupdated: {3}0\nskipped: {3}0\ntime: .*\n$/.exec(
+        /^format: {4}trimmed\nrows read: (\d+)\ninserted: {2}(\d+)\nupdated: {3}0\nunchanged: 0\nskipped: {3}0\ntime: .*\n$/.exec(
           result.stdout,
         );
       expect(Number(summary?.[2])).toBe(written);

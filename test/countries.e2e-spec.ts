@@ -119,7 +119,7 @@ describe('one identity per country', () => {
       '  1 Korea, South -> South Korea\n',
     );
     const second = await cli('import', 'covid', who);
-    expect(second.stdout).toContain('inserted:  1\nupdated:   1\n');
+    expect(second.stdout).toContain('inserted:  1\nupdated:   1\nunchanged: 0\n');
     expect(second.stdout).toContain('  2 Republic of Korea -> South Korea\n');
     const korea = await bed.t.http.get('/api/covid/public/country/Cor%C3%A9e%20du%20Sud');
     expect(dates(korea.body as Row[])).toEqual([

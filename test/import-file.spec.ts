@@ -17,7 +17,7 @@ import {
   closeImportFile,
   fileContent,
   openImportFile,
-} from '../apps/cli/src/records/import-file';
+} from '../libs/importer/src/import-file';
 
 /** The whole content `fileContent` reads, as text. */
 async function readAll(file: ImportFile): Promise<string> {

@@ -1,46 +1,17 @@
 import { mkdirSync, readdirSync } from 'node:fs';
-import { IncomingHttpHeaders, Server, ServerResponse, createServer } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { cliTestBed } from './support/cli-test-bed';
+import { SourceRoute, SourceServer, V1, V2, csv, fileRoute } from './support/source-server';
 
-const HEADER = 'date,country,total_cases,new_cases,total_deaths,new_deaths';
-const csv = (...rows: string[]) => `${[HEADER, ...rows].join('\n')}\n`;
-
-const V1 = csv('2024-01-01,France,10,10,1,1', '2024-01-02,France,15,5,2,1');
-const V2 = csv(
-  '2024-01-01,France,10,10,1,1',
-  '2024-01-02,France,16,6,2,1',
-  '2024-01-03,France,20,4,3,1',
-);
 const SPAIN = csv('2024-01-01,Spain,7,7,0,0');
-
-/** What the test server answers for one path; `seen` holds the headers of every request. */
-interface Route {
-  seen: IncomingHttpHeaders[];
-  answer(res: ServerResponse, headers: IncomingHttpHeaders, count: number): void;
-}
-
-/** Serves `body` with its validators, and 304 to a request that already has them. */
-function fileRoute(version: () => { body: string; etag: string; modified: string }): Route {
-  return {
-    seen: [],
-    answer(res, headers) {
-      const { body, etag, modified } = version();
-      const validators = { etag, 'last-modified': modified };
-      if (headers['if-none-match'] === etag) return void res.writeHead(304, validators).end();
-      res.writeHead(200, { ...validators, 'content-length': Buffer.byteLength(body) }).end(body);
-    },
-  };
-}
 
 describe('admin command line: import from a URL', () => {
   const bed = cliTestBed('covid-import-url-');
-  let server: Server;
+  const server = new SourceServer();
   let base: string;
   let tmp: string;
   let current = { body: V1, etag: '"v1"', modified: 'Mon, 01 Jan 2024 00:00:00 GMT' };
-  const routes: Record<string, Route> = {
+  const routes: Record<string, SourceRoute> = {
     '/covid.csv': fileRoute(() => current),
     '/flaky.csv': {
       seen: [],
@@ -75,21 +46,13 @@ describe('admin command line: import from a URL', () => {
   };
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      const route = routes[req.url ?? ''];
-      if (!route) return void res.writeHead(404).end();
-      route.seen.push(req.headers);
-      route.answer(res, req.headers, route.seen.length);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    Object.assign(server.routes, routes);
+    await server.start();
+    base = server.base;
     tmp = join(bed.dir, 'tmp');
     mkdirSync(tmp);
   });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => server.stop());
 
   const importUrl = (path: string, ...options: string[]) =>
     bed.cli('import', 'covid', `${base}${path}`, ...options).then((result) => ({
@@ -106,7 +69,7 @@ describe('admin command line: import from a URL', () => {
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(
-      'format:    trimmed\nrows read: 2\ninserted:  2\nupdated:   0\n',
+      'format:    trimmed\nrows read: 2\ninserted:  2\nupdated:   0\nunchanged: 0\n',
     );
     expect(first.leftovers).toEqual([]);
     expect(await totals()).toEqual({ total_cases: 15, total_deaths: 2 });
@@ -202,14 +165,14 @@ describe('admin command line: import from a URL', () => {
     );
     expect(byUrl[`covid ${url('/covid.csv')}`]).toMatch(
       new RegExp(
-        `last attempt: ${at}  updated\n  last success: ${at}\n  rows:         1 inserted, 2 updated$`,
+        `last attempt: ${at}  updated\n  last success: ${at}\n  rows:         1 inserted, 1 updated, 1 unchanged$`,
       ),
     );
     expect(byUrl[`covid ${url('/flaky.csv')}`]).toMatch(
-      /updated\n.*\n {2}rows: +1 inserted, 0 updated$/,
+      /updated\n.*\n {2}rows: +1 inserted, 0 updated, 0 unchanged$/,
     );
     expect(byUrl[`covid ${url('/missing.csv')}`]).toMatch(
-      /failed\n {2}last success: -\n {2}rows: +0 inserted, 0 updated\n {2}last error: +http:\S+ answered HTTP 404 Not Found$/,
+      /failed\n {2}last success: -\n {2}rows: +0 inserted, 0 updated, 0 unchanged\n {2}last error: +http:\S+ answered HTTP 404 Not Found$/,
     );
     expect(byUrl[`covid ${url('/short.csv')}`]).toMatch(
       /failed\n[^]*last error: .*Content-Length\)$/,

@@ -29,6 +29,7 @@ const SLOW_SUITES = [
   'races',
   'several-instances',
   'startup',
+  'sync-instances',
 ];
 const SLOW = `/test/(${SLOW_SUITES.join('|')})\\.e2e-spec\\.ts$`;
 const LAYER = process.env.TEST_LAYER ?? 'all';
@@ -59,7 +60,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
-    '^@app/(common|config|countries|database|series)(|/.*)$': '<rootDir>/libs/$1/src$2',
+    '^@app/(common|config|countries|database|importer|series)(|/.*)$': '<rootDir>/libs/$1/src$2',
   },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 60000,

@@ -2,6 +2,7 @@ import { cpus, totalmem, type, release } from 'node:os';
 import { ImportResult } from './bench-database';
 import { DumpStats } from './dump-run';
 import { FairnessStats } from './fairness-run';
+import { SyncReadStats } from './sync-run';
 import { LoadStats } from './load-run';
 
 export interface RouteResult {
@@ -43,6 +44,8 @@ export interface BenchResult {
   routes: RouteResult[];
   /** Small reads while full dumps stream (since the fairness issue; absent before). */
   fairness?: FairnessStats[];
+  /** Small reads while the scheduled sync imports the COVID file (since the sync issue). */
+  syncReads?: SyncReadStats;
   create: { api: LoadStats; baseline: LoadStats; minCreatedPerSecond?: number; met?: boolean };
   dump: {
     runs: DumpStats[];
@@ -165,5 +168,13 @@ export function formatResult(result: BenchResult): string {
         `p50 ${num(f.p50Ms, 1)} ms, p99 ${num(f.p99Ms, 1)} ms, max ${num(f.maxMs, 1)} ms, ${f.failedReads} failed ` +
         `(${f.dumpsCompleted} dumps completed) — ${f.met ? 'met' : 'MISSED'} (p99 < ${f.maxP99Ms} ms, max < ${f.maxMaxMs} ms)`,
     ),
+    ...(result.syncReads
+      ? [
+          `Reads during a scheduled sync (${num(result.syncReads.rows)} rows inserted in ${num(result.syncReads.syncSeconds, 1)} s): ` +
+            `${num(result.syncReads.reads)} small reads at ${result.syncReads.readsPerSecond}/s, p50 ${num(result.syncReads.p50Ms, 1)} ms, ` +
+            `p99 ${num(result.syncReads.p99Ms, 1)} ms, max ${num(result.syncReads.maxMs, 1)} ms, ${result.syncReads.failedReads} failed — ` +
+            `${result.syncReads.met ? 'met' : 'MISSED'} (p99 < ${result.syncReads.maxP99Ms} ms)`,
+        ]
+      : []),
   ].join('\n');
 }

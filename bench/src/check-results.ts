@@ -72,6 +72,12 @@ function check(result: BenchResult): string[] {
     );
     expect(positive(f.p99Ms) && f.maxMs >= f.p99Ms, `fairness (${f.dumps} dumps): latencies`);
   }
+  const sync = result.syncReads;
+  expect(sync !== undefined && sync.rows > 0, 'sync scenario: the sync imported the file');
+  expect(
+    sync !== undefined && sync.reads > 0 && sync.failedReads === 0 && positive(sync.p99Ms),
+    'sync scenario: every small read answered',
+  );
   return problems;
 }
 

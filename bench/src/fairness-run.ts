@@ -1,16 +1,20 @@
 import { Agent, get } from 'node:http';
 import { ServerProcess } from './server-process';
 
-/** Small reads while full dumps stream: what a client of small answers waits. */
-export interface FairnessStats {
-  dumps: number;
-  seconds: number;
+/** Small reads sent at a steady rate: what a client of small answers waits. */
+export interface ReadLatencies {
   readsPerSecond: number;
   reads: number;
   failedReads: number;
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+}
+
+/** Small reads while full dumps stream. */
+export interface FairnessStats extends ReadLatencies {
+  dumps: number;
+  seconds: number;
   dumpsCompleted: number;
   maxP99Ms: number;
   maxMaxMs: number;
@@ -19,7 +23,7 @@ export interface FairnessStats {
 
 export const FAIRNESS_TARGETS = { maxP99Ms: 25, maxMaxMs: 100 };
 
-function timedGet(
+export function timedGet(
   url: string,
   headers: Record<string, string>,
   agent: Agent | false,
@@ -55,32 +59,16 @@ export async function runFairness(
       if (running) dumpsCompleted++;
     }
   });
-  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
-  const times: number[] = [];
-  let failedReads = 0;
-  const reads: Promise<void>[] = [];
   const total = Math.max(1, Math.round(seconds * readsPerSecond));
-  const started = performance.now();
-  for (let i = 0; i < total; i++) {
-    const due = started + (i * 1000) / readsPerSecond;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    reads.push(
-      timedGet(server.url + readPaths[i % readPaths.length], {}, agent).then(
-        ({ ms, status }) => {
-          times.push(ms);
-          if (status !== 200) failedReads++;
-        },
-        () => void failedReads++,
-      ),
-    );
-  }
-  await Promise.all(reads);
+  const { times, failedReads } = await steadyReads(
+    server.url,
+    readPaths,
+    readsPerSecond,
+    (i) => i < total,
+  );
   running = false;
   await Promise.all(dumpers);
-  agent.destroy();
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
+  const at = quantiles(times);
   const p99Ms = at(0.99);
   const maxMs = times[times.length - 1] ?? 0;
   return {
@@ -97,4 +85,43 @@ export async function runFairness(
     met:
       failedReads === 0 && p99Ms < FAIRNESS_TARGETS.maxP99Ms && maxMs < FAIRNESS_TARGETS.maxMaxMs,
   };
+}
+
+/**
+ * Sends GETs of `paths` (in turn) at a steady `readsPerSecond`, not waiting for each other, as
+ * long as `more(i)` says so; returns every answer's time, sorted, and the failures.
+ */
+export async function steadyReads(
+  base: string,
+  paths: string[],
+  readsPerSecond: number,
+  more: (sent: number) => boolean,
+): Promise<{ times: number[]; failedReads: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  const times: number[] = [];
+  let failedReads = 0;
+  const reads: Promise<void>[] = [];
+  const started = performance.now();
+  for (let i = 0; more(i); i++) {
+    const wait = started + (i * 1000) / readsPerSecond - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    reads.push(
+      timedGet(base + paths[i % paths.length], {}, agent).then(
+        ({ ms, status }) => {
+          times.push(ms);
+          if (status !== 200) failedReads++;
+        },
+        () => void failedReads++,
+      ),
+    );
+  }
+  await Promise.all(reads);
+  agent.destroy();
+  times.sort((a, b) => a - b);
+  return { times, failedReads };
+}
+
+/** The q-quantile of sorted `times` (0 when empty). */
+export function quantiles(times: number[]): (q: number) => number {
+  return (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
 }

@@ -10,6 +10,7 @@ import { CREATE_PATH, DUMP_PATH, createBodies, readRoutes } from './bench-routes
 import { AUTH, apiEnvironment, routeTarget, startBaseline } from './bench-servers';
 import { runDump } from './dump-run';
 import { runFairness } from './fairness-run';
+import { runSyncReads } from './sync-run';
 import { LoadOptions, LoadStats, combineLoads, runLoad } from './load-run';
 import { PROJECT_ROOT } from './paths';
 import { ServerProcess } from './server-process';
@@ -185,6 +186,14 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       );
     }
 
+    log('small reads while the scheduled sync imports the COVID file into an empty store');
+    const syncReads = await runSyncReads(
+      db,
+      options.port + 2,
+      FAIRNESS_READS(options.country),
+      resolve(options.apiMain),
+    );
+
     log(`POST ${CREATE_PATH}`);
     const bodies = createBodies();
     const createTarget = (server: ServerProcess) => ({
@@ -216,6 +225,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
         rounds: Math.max(1, options.rounds),
       },
       fairness,
+      syncReads,
       imports,
       routes: routeResults,
       create: {

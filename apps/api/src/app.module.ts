@@ -11,6 +11,7 @@ import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MpoxModule } from './mpox/mpox.module';
 import { StatsModule } from './stats/stats.module';
+import { SyncModule } from './sync/sync.module';
 
 /** Wires configuration, logs, database, auth and rate limiting, and the feature modules. */
 @Module({})
@@ -27,6 +28,7 @@ export class AppModule {
         CovidModule,
         MpoxModule,
         StatsModule,
+        SyncModule,
         HealthModule,
       ],
       providers: [

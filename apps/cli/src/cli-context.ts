@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { INestApplicationContext, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { describeError } from '@app/common';
 import { ConfigValidationError, loadConfig } from '@app/config';
 import { CliError } from './cli-error';
 import { CliModule } from './cli.module';
@@ -19,7 +20,7 @@ export type DatabaseUse = 'create' | 'existing';
  */
 export async function withService<S, R>(
   service: Type<S>,
-  work: (instance: S) => Promise<R>,
+  work: (instance: S, context: INestApplicationContext) => Promise<R>,
   use: DatabaseUse = 'existing',
 ): Promise<R> {
   let config;
@@ -46,17 +47,11 @@ export async function withService<S, R>(
       abortOnError: false,
     });
   } catch (error) {
-    throw new CliError(`cannot open the database: ${describe(error)}`);
+    throw new CliError(`cannot open the database: ${describeError(error)}`);
   }
   try {
-    return await work(context.get(service));
+    return await work(context.get(service), context);
   } finally {
     await context.close();
   }
-}
-
-/** The first line of an error's message: enough to act on, no stack trace. */
-export function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0].slice(0, 300);
 }

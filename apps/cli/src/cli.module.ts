@@ -1,9 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, AppConfigModule } from '@app/config';
-import { ApiTokenRepository, DatabaseModule, SourceRepository } from '@app/database';
+import { ApiTokenRepository, DatabaseModule } from '@app/database';
+import { ImporterModule } from '@app/importer';
 import { ExportService } from './records/export.service';
-import { ImportService } from './records/import.service';
-import { UrlImportService } from './records/url-import.service';
 import { TokenAdminService } from './tokens/token-admin.service';
 
 /** The admin command line's services, on the API's configuration and database (migrations run). */
@@ -15,15 +14,9 @@ export class CliModule {
       imports: [
         AppConfigModule.forRoot(config),
         DatabaseModule.forRoot(config.db, { retryAttempts: 1 }),
+        ImporterModule,
       ],
-      providers: [
-        ApiTokenRepository,
-        TokenAdminService,
-        ImportService,
-        ExportService,
-        SourceRepository,
-        UrlImportService,
-      ],
+      providers: [ApiTokenRepository, TokenAdminService, ExportService],
     };
   }
 }

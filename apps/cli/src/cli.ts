@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
-import { CliError, EXIT_USAGE } from './cli-error';
-import { describe } from './cli-context';
+import { CliError, EXIT_FAILURE, EXIT_USAGE } from './cli-error';
+import { describeError } from '@app/common';
+import { ImportError } from '@app/importer';
+import { signalExitCode } from './interruption';
 import { dataCommands } from './records/records.command';
 import { sourcesCommand } from './records/sources.command';
 import { tokensCommand } from './tokens/tokens.command';
@@ -39,7 +41,18 @@ export async function runCli(argv: string[]): Promise<number> {
       process.stderr.write(`error: ${error.message}\n`);
       return error.exitCode;
     }
-    process.stderr.write(`error: ${describe(error)}\n`);
+    if (error instanceof ImportError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return importExitCode(error);
+    }
+    process.stderr.write(`error: ${describeError(error)}\n`);
     return 1;
   }
+}
+
+/** An import that refused its argument is a usage error; one stopped by a signal exits as shells expect. */
+function importExitCode(error: ImportError): number {
+  if (error.kind === 'usage') return EXIT_USAGE;
+  if (error.kind === 'interrupted' && error.signal) return signalExitCode(error.signal);
+  return EXIT_FAILURE;
 }

@@ -23,11 +23,6 @@ export async function interruptible<T>(work: (signal: AbortSignal) => Promise<T>
   }
 }
 
-/** The signal that aborted `signal`, if any (see `interruptible`). */
-export function interruptedBy(signal: AbortSignal | undefined): NodeJS.Signals | undefined {
-  return signal?.aborted ? (signal.reason as NodeJS.Signals) : undefined;
-}
-
 /** The exit code of a command stopped by `signal`, as shells report it: 130 for SIGINT, 143 for SIGTERM. */
 export function signalExitCode(signal: NodeJS.Signals): number {
   return 128 + constants.signals[signal];

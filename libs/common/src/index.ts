@@ -2,3 +2,4 @@ export * from './api-error';
 export * from './country';
 export * from './dates';
 export * from './token-hash';
+export * from './describe-error';

@@ -1,4 +1,5 @@
 import { ConfigValidationError, validateEnvironment } from './env.validation';
+import { SyncConfig, parseSyncConfig } from './sync-config';
 import { RATE_BUDGET_SHAPE, RATE_BUDGET_SYNTAX, RateBudget, parseRateBudget } from './rate-budget';
 
 /** A client's name (static tokens and the admin CLI's): 1 to 64 letters, digits, . _ @ -. */
@@ -51,6 +52,8 @@ export interface AppConfig {
   cacheTtlMs: number;
   /** `Cache-Control` of the public figures: `max-age` and `stale-while-revalidate`, in seconds. */
   httpCache: { maxAgeSeconds: number; staleWhileRevalidateSeconds: number };
+  /** Scheduled sync from the sources' URLs; absent when off (no `SYNC_SOURCES`). */
+  sync?: SyncConfig;
 }
 
 export const DEFAULT_DB_TIMEOUT_MS = 5000;
@@ -135,6 +138,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       poolSize: env.DB_POOL_SIZE,
     },
     apiTokens: parseApiTokens(env.API_TOKENS),
+    sync: parseSyncConfig(env.SYNC_SOURCES, env.SYNC_INTERVAL),
     throttle: { limit: env.THROTTLE_LIMIT ?? 100, ttlSeconds: env.THROTTLE_TTL ?? 60 },
     redisUrl: env.REDIS_URL,
     bodyLimitBytes: parseByteSize(env.BODY_LIMIT ?? '5mb'),

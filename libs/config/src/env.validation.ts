@@ -164,6 +164,15 @@ export class EnvironmentVariables {
   @Min(0)
   @Max(86_400)
   HTTP_CACHE_SWR?: number;
+
+  /** Scheduled sync: `covid=<url>,mpox=<url>` (parsed by `parseSyncConfig`). */
+  @IsOptional()
+  @IsString()
+  SYNC_SOURCES?: string;
+
+  @IsOptional()
+  @IsString()
+  SYNC_INTERVAL?: string;
 }
 
 export class ConfigValidationError extends Error {

@@ -51,6 +51,15 @@ export class RecordChangeService implements OnModuleInit, OnModuleDestroy {
     this.redis.publish(CHANGE_CHANNELS.records, series);
   }
 
+  /**
+   * Records of `series` were written here other than through a SeriesService (the scheduled
+   * sync's import): drops this instance's cached reads at once and tells the other instances.
+   */
+  written(series: string): void {
+    this.changed(series);
+    this.announce(series);
+  }
+
   /** `null`: (re)connected, announcements may have been missed, so every series changed. */
   private changed(series: string | null): void {
     for (const [key, listeners] of this.listeners) {

@@ -40,6 +40,13 @@ function toDaily(row: Row): DailyValues {
   };
 }
 
+/** What an upsert did: records created, records changed, records equal to the stored ones. */
+export interface UpsertCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
 export interface ListCursor {
   date: string;
   id: number;
@@ -85,6 +92,10 @@ export class SeriesRepository {
       [count],
     );
     return rows.map(toRecord);
+  }
+
+  async isEmpty(): Promise<boolean> {
+    return (await this.rows(`SELECT 1 AS one FROM ${this.table} LIMIT 1`, [])).length === 0;
   }
 
   async lastDate(key: string): Promise<string | null> {
@@ -280,40 +291,64 @@ export class SeriesRepository {
    * Insert-or-update by (country, date), all in one transaction: either every record is written
    * or none. Counts are exact unless another writer races on the same keys.
    */
-  async upsertMany(records: RecordValues[]): Promise<{ inserted: number; updated: number }> {
-    if (records.length === 0) return { inserted: 0, updated: 0 };
+  /**
+   * Inserts or updates by country and date. A record equal to the stored one (same name and
+   * figures) is not written again: a sync that re-reads a whole file rewrites only what changed.
+   */
+  async upsertMany(records: RecordValues[]): Promise<UpsertCounts> {
+    if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
     // Concurrent bulk writes over the same keys can deadlock on MySQL (InnoDB's gap locks):
     // `writeTransaction` runs the victim again.
     return withDeadline(this.upsertOnce(records.map(withCanonicalCountry)), this.deadlineMs);
   }
 
-  private upsertOnce(records: RecordValues[]): Promise<{ inserted: number; updated: number }> {
+  private upsertOnce(records: RecordValues[]): Promise<UpsertCounts> {
     return writeTransaction(this.dataSource, async (manager) => {
-      const keys = new Set<string>();
-      let updated = 0;
+      const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
+      // What each key holds once the records before it are written (a batch may name a key twice).
+      const written = new Map<string, string>();
       for (let start = 0; start < records.length; start += UPSERT_CHUNK) {
         const chunk = records.slice(start, start + UPSERT_CHUNK);
-        const existing = await this.existingKeys(manager, chunk);
+        const stored = await this.storedValues(manager, chunk);
+        const changed: RecordValues[] = [];
         for (const record of chunk) {
           const key = `${countryKey(record.country)}|${record.date}`;
-          if (existing.has(key) || keys.has(key)) updated++;
-          keys.add(key);
+          const before = written.get(key) ?? stored.get(key);
+          const after = valuesKey(record);
+          if (before === after) {
+            counts.unchanged++;
+            continue;
+          }
+          counts[before === undefined ? 'inserted' : 'updated']++;
+          written.set(key, after);
+          changed.push(record);
         }
-        await manager.query(this.upsertSql(chunk.length), chunk.flatMap(upsertParams));
+        if (changed.length) {
+          await manager.query(this.upsertSql(changed.length), changed.flatMap(upsertParams));
+        }
       }
-      return { inserted: records.length - updated, updated };
+      return counts;
     });
   }
 
-  private async existingKeys(manager: EntityManager, chunk: RecordValues[]): Promise<Set<string>> {
+  /** The stored values (`valuesKey`) of the records of `chunk` that exist, by country key and date. */
+  private async storedValues(
+    manager: EntityManager,
+    chunk: RecordValues[],
+  ): Promise<Map<string, string>> {
     const countries = [...new Set(chunk.map((r) => countryKey(r.country)))];
     const dates = chunk.map((r) => r.date).sort();
     const rows = await manager.query<Row[]>(
-      `SELECT country_key, date FROM ${this.table}
+      `SELECT country_key, ${COLUMNS} FROM ${this.table}
        WHERE country_key IN (${countries.map(() => '?').join(', ')}) AND date >= ? AND date <= ?`,
       [...countries, dates[0], dates[dates.length - 1]],
     );
-    return new Set(rows.map((row) => `${String(row.country_key)}|${String(row.date)}`));
+    return new Map(
+      rows.map((row) => [
+        `${String(row.country_key)}|${String(row.date)}`,
+        valuesKey(toRecord(row)),
+      ]),
+    );
   }
 
   private upsertSql(count: number): string {
@@ -348,6 +383,11 @@ function toEntity(given: RecordValues): Omit<SeriesRecordEntity, 'id'> {
     totalDeaths: values.total_deaths,
     newDeaths: values.new_deaths,
   };
+}
+
+/** What a record holds, as one string to compare a stored record with a new one. */
+function valuesKey(r: RecordValues): string {
+  return `${r.country}|${r.total_cases}|${r.new_cases}|${r.total_deaths}|${r.new_deaths}`;
 }
 
 function upsertParams(r: RecordValues): unknown[] {

@@ -58,6 +58,11 @@ export class SeriesService {
     private readonly listPages = new ConcurrencyLimit(Infinity),
   ) {}
 
+  /** No record at all (a new installation). */
+  isEmpty(): Promise<boolean> {
+    return this.repository.isEmpty();
+  }
+
   /** Read through `publicJson`, which caches the answer (as JSON text). */
   latest(): Promise<SeriesRecord[]> {
     return this.repository.latest(LATEST_COUNT);
@@ -281,9 +286,14 @@ export class SeriesService {
     });
   }
 
-  /** Insert-or-update by country and date, all in one transaction (all or nothing). */
-  upsertMany(bodies: RecordBodyDto[]): Promise<{ inserted: number; updated: number }> {
-    return this.write(() => this.repository.upsertMany(bodies.map(toValues)));
+  /**
+   * Insert-or-update by country and date, all in one transaction (all or nothing). `updated`
+   * counts every record that existed, rewritten or equal to the one stored (the bulk answer's
+   * meaning since the start; the importer's summary tells the two apart).
+   */
+  async upsertMany(bodies: RecordBodyDto[]): Promise<{ inserted: number; updated: number }> {
+    const counts = await this.write(() => this.repository.upsertMany(bodies.map(toValues)));
+    return { inserted: counts.inserted, updated: counts.updated + counts.unchanged };
   }
 
   remove(id: number): Promise<void> {

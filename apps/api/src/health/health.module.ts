@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { RedisModule } from '@app/database';
+import { SyncModule } from '../sync/sync.module';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
 import { ShutdownDrain } from './shutdown-drain.service';
 
 @Module({
-  imports: [RedisModule],
+  imports: [RedisModule, SyncModule],
   controllers: [HealthController],
   providers: [HealthService, ShutdownDrain],
 })

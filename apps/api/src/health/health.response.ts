@@ -15,6 +15,23 @@ export class HealthResponse {
   redis?: string;
 
   @ApiPropertyOptional({
+    enum: ['fresh', 'stale', 'pending'],
+    example: 'fresh',
+    description:
+      'Only with SYNC_SOURCES: stale once the last success of a scheduled source is older than ' +
+      'three SYNC_INTERVALs (the status stays 200); pending before the first success',
+  })
+  data?: string;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    example: 3600,
+    description: 'Only with SYNC_SOURCES: seconds since the oldest last success (null before one)',
+  })
+  data_age_seconds?: number | null;
+
+  @ApiPropertyOptional({
     example: 'Base de données indisponible. Réessayez plus tard.',
     description: 'Only on 503',
   })

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { MESSAGES } from '@app/common';
 import { AppConfig, InjectConfig } from '@app/config';
 import { RedisConnections } from '@app/database';
+import { DataFreshness, SyncStatusService } from '../sync/sync-status.service';
 import { ShutdownDrain } from './shutdown-drain.service';
 
 export type Probe = 'up' | 'down';
@@ -13,9 +14,10 @@ export type Probe = 'up' | 'down';
  * locally and its cached reads live out `CACHE_TTL_MS` until Redis is back). `unavailable`: the
  * database does not answer (503; the instance recovers by itself when it is back). `stopping`:
  * the instance received SIGTERM and finishes its requests in flight (503: send new requests
- * elsewhere).
+ * elsewhere). With scheduled sync, `data` tells how old the synced data is (`DataFreshness`): stale
+ * data does not change the status (the instance still serves), monitoring alerts on it.
  */
-export interface HealthReport {
+export interface HealthReport extends Partial<DataFreshness> {
   status: 'ok' | 'degraded' | 'unavailable' | 'stopping';
   database: Probe;
   /** Only when `REDIS_URL` is set. */
@@ -52,6 +54,7 @@ export class HealthService {
     private readonly dataSource: DataSource,
     private readonly redis: RedisConnections,
     private readonly shutdown: ShutdownDrain,
+    private readonly sync: SyncStatusService,
     @InjectConfig() config: AppConfig,
   ) {
     this.probeTimeoutMs = Math.min(PROBE_TIMEOUT_MS, config.db.timeoutMs);
@@ -73,8 +76,22 @@ export class HealthService {
       database: database ? 'up' : 'down',
     };
     if (redis !== undefined) report.redis = redis ? 'up' : 'down';
+    if (database) Object.assign(report, await this.freshness());
     if (report.status === 'stopping') report.error = MESSAGES.shuttingDown;
     else if (!database) report.error = MESSAGES.databaseUnavailable;
     return report;
+  }
+
+  /** Never fails the probe: the database just answered, a failure here is a passing one. */
+  private async freshness(): Promise<DataFreshness | undefined> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), this.probeTimeoutMs);
+    });
+    try {
+      return await Promise.race([this.sync.freshness().catch(() => undefined), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { countryLookupKey } from '@app/countries';
 import { ListFilter, SeriesDefinition, SeriesRepository, SeriesRecord } from '@app/series';
 import { CliError } from '../cli-error';
-import { TRIMMED_COLUMNS, csvField } from './csv-format';
+import { TRIMMED_COLUMNS, csvField } from '@app/importer';
 
 const PAGE = 5000;
 

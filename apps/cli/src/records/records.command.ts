@@ -3,13 +3,18 @@ import { COVID_SERIES, MPOX_SERIES, SeriesDefinition, countryNameProblem } from 
 import { CliError } from '../cli-error';
 import { withService } from '../cli-context';
 import { interruptible, signalExitCode } from '../interruption';
-import { FILL_KINDS, FillKind } from './blank-cells';
-import { SKIP_REASONS } from './csv-format';
+import {
+  DEFAULT_DOWNLOAD,
+  FILL_KINDS,
+  FillKind,
+  ImportService,
+  ImportSummary,
+  SKIP_REASONS,
+  UrlImportService,
+  isUrl,
+} from '@app/importer';
 import { ExportService } from './export.service';
-import { createProgress } from './import-progress';
-import { ImportService, ImportSummary } from './import.service';
-import { DEFAULT_DOWNLOAD } from './source-download';
-import { UrlImportService, isUrl } from './url-import.service';
+import { createProgress } from './progress-bar';
 
 const SERIES: Record<string, SeriesDefinition> = { covid: COVID_SERIES, mpox: MPOX_SERIES };
 
@@ -28,6 +33,7 @@ export function printSummary(summary: ImportSummary, seconds: number): void {
   out(`rows read: ${summary.rowsRead}`);
   out(`inserted:  ${summary.inserted}`);
   out(`updated:   ${summary.updated}`);
+  out(`unchanged: ${summary.unchanged}`);
   out(`skipped:   ${skipped}`);
   for (const [reason, count] of Object.entries(summary.skipped)) {
     if (count > 0) out(`  ${count} ${SKIP_REASONS[reason as keyof typeof SKIP_REASONS]}`);

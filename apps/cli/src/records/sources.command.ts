@@ -1,28 +1,39 @@
 import { Command } from 'commander';
-import { SourceRepository, SourceState } from '@app/database';
+import { AppConfig, APP_CONFIG, nextSlot } from '@app/config';
+import { SourceRepository } from '@app/database';
+import { SourceStatus, sourcesReport } from '@app/importer';
 import { withService } from '../cli-context';
 
-const time = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
-
-/** One block per source: its key line, then what the last attempt did. */
-function sourceLines(source: SourceState): string[] {
+/** One block per source: its key line, then what the last attempt did and the next run. */
+function sourceLines(source: SourceStatus, syncing: boolean): string[] {
+  const scheduled = syncing && !source.scheduled ? '  (not in SYNC_SOURCES)' : '';
   return [
-    `${source.dataset} ${source.url}`,
-    `  last attempt: ${time(source.lastAttemptAt)}  ${source.outcome}`,
-    `  last success: ${time(source.lastSuccessAt)}`,
-    `  rows:         ${source.rowsInserted} inserted, ${source.rowsUpdated} updated`,
-    ...(source.lastError ? [`  last error:   ${source.lastError}`] : []),
+    `${source.dataset} ${source.url}${scheduled}`,
+    `  last attempt: ${source.last_attempt_at ?? '-'}  ${source.outcome ?? 'never run'}`,
+    `  last success: ${source.last_success_at ?? '-'}`,
+    `  rows:         ${source.rows_inserted} inserted, ${source.rows_updated} updated, ${source.rows_unchanged} unchanged`,
+    ...(source.last_error ? [`  last error:   ${source.last_error}`] : []),
+    ...(source.next_run_at ? [`  next run:     ${source.next_run_at}`] : []),
   ];
 }
 
-/** `sources`: every URL imported from, with how its last import went. */
+/**
+ * `sources`: every URL imported from or scheduled (`SYNC_SOURCES`), with how its last import
+ * went and, when scheduled, the next run (runs fall on the same slots on every instance).
+ */
 export function sourcesCommand(): Command {
   return new Command('sources')
-    .description('list the URLs imported from, with their last attempt, outcome and error')
+    .description(
+      'list the sources (URLs imported from, SYNC_SOURCES): last attempt, outcome, error, next run',
+    )
     .action(() =>
-      withService(SourceRepository, async (sources) => {
-        const all = await sources.list();
-        const lines = all.length ? all.flatMap(sourceLines) : ['No sources.'];
+      withService(SourceRepository, async (sources, context) => {
+        const config = context.get<AppConfig>(APP_CONFIG);
+        const next = config.sync && nextSlot(Date.now(), config.sync.intervalMs);
+        const report = sourcesReport(await sources.list(), config.sync, next, false);
+        const lines = report.sources.length
+          ? report.sources.flatMap((s) => sourceLines(s, report.sync.enabled))
+          : ['No sources.'];
         process.stdout.write(`${lines.join('\n')}\n`);
       }),
     );

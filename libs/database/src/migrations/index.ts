@@ -5,6 +5,7 @@ import { BigintRecordIds1764300000000 } from './1764300000000-bigint-record-ids'
 import { CanonicalCountryNames1764400000000 } from './1764400000000-canonical-country-names';
 import { ClientRateBudgets1764500000000 } from './1764500000000-client-rate-budgets';
 import { CreateSources1764600000000 } from './1764600000000-create-sources';
+import { SourceRowsUnchanged1764700000000 } from './1764700000000-source-rows-unchanged';
 
 /** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   CanonicalCountryNames1764400000000,
   ClientRateBudgets1764500000000,
   CreateSources1764600000000,
+  SourceRowsUnchanged1764700000000,
 ];

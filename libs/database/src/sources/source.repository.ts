@@ -18,6 +18,8 @@ export interface SourceState {
   outcome: SourceOutcome;
   rowsInserted: number;
   rowsUpdated: number;
+  /** Rows the file holds with the values already stored: not written again. */
+  rowsUnchanged: number;
   lastError: string | null;
 }
 
@@ -36,13 +38,14 @@ const stateOf = (row: Row): SourceState => ({
   outcome: String(row.outcome) as SourceOutcome,
   rowsInserted: Number(row.rows_inserted),
   rowsUpdated: Number(row.rows_updated),
+  rowsUnchanged: Number(row.rows_unchanged),
   lastError: text(row.last_error),
 });
 
 const urlHash = (url: string) => createHash('sha256').update(url).digest('hex');
 
 const COLUMNS =
-  'dataset, url, etag, last_modified, content_hash, last_attempt_at, last_success_at, outcome, rows_inserted, rows_updated, last_error';
+  'dataset, url, etag, last_modified, content_hash, last_attempt_at, last_success_at, outcome, rows_inserted, rows_updated, rows_unchanged, last_error';
 
 /** All SQL of the `sources` table (one row per data set and URL imported from). */
 @Injectable()
@@ -75,6 +78,7 @@ export class SourceRepository {
       state.outcome,
       state.rowsInserted,
       state.rowsUpdated,
+      state.rowsUnchanged,
       state.lastError?.slice(0, 500) ?? null,
     ];
     const key = [state.dataset, urlHash(state.url)];
@@ -86,13 +90,13 @@ export class SourceRepository {
       if (found.length) {
         await manager.query(
           `UPDATE sources SET etag = ?, last_modified = ?, content_hash = ?, last_attempt_at = ?,
-           last_success_at = ?, outcome = ?, rows_inserted = ?, rows_updated = ?, last_error = ?
+           last_success_at = ?, outcome = ?, rows_inserted = ?, rows_updated = ?, rows_unchanged = ?, last_error = ?
            WHERE id = ?`,
           [...values, found[0].id],
         );
       } else {
         await manager.query(
-          `INSERT INTO sources (${COLUMNS}, url_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO sources (${COLUMNS}, url_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [state.dataset, state.url, ...values, key[1]],
         );
       }

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig, InjectConfig } from '@app/config';
 import { SeriesDefinition, SeriesRepository, recordProblems } from '@app/series';
-import { CliError } from '../cli-error';
-import { describe } from '../cli-context';
-import { interruptedBy } from '../interruption';
+import { ImportError } from './import-error';
+import { describeError } from '@app/common';
+import { interruptedBy } from './import-error';
 import { BatchWriter, WriteCounts } from './batch-writer';
 import { BlankCellFiller, FillCounts } from './blank-cells';
 import { ChangeAnnouncer } from './change-announcer';
@@ -65,7 +65,7 @@ export class ImportService {
     const input = await openImportFile(file);
     try {
       const writtenTo = () =>
-        new CliError(`${file} was written to while it was checked; nothing was imported`);
+        new ImportError(`${file} was written to while it was checked; nothing was imported`);
       try {
         await checkImportFile(input, signal);
       } catch (error) {
@@ -92,6 +92,7 @@ export class ImportService {
       rowsRead: 0,
       inserted: 0,
       updated: 0,
+      unchanged: 0,
       skipped: { aggregate: 0, 'not-reported': 0, invalid: 0 },
       filled: {},
       renamed: {},
@@ -158,11 +159,11 @@ export class ImportService {
       await (signal?.aborted ? writer.stop() : writer.finish());
     } catch (error) {
       if (error instanceof UnreadableHeader) {
-        throw new CliError(
+        throw new ImportError(
           `${file} has no readable CSV header (${error.message}); nothing was imported`,
         );
       }
-      if (error instanceof CliError && !format) throw error;
+      if (error instanceof ImportError && !format) throw error;
       summary.failure = await stoppedEarly(error, file, line, writer);
     } finally {
       progress.update(bytesRead, summary.rowsRead);
@@ -171,7 +172,7 @@ export class ImportService {
     }
     summary.interrupted = interruptedBy(signal);
     if (!format && !summary.failure && !summary.interrupted) {
-      throw new CliError(`${file} is empty (no CSV header)`);
+      throw new ImportError(`${file} is empty (no CSV header)`);
     }
     if (!summary.failure && !summary.interrupted && (await changedSinceOpened(input))) {
       // What was read may mix the old content and the new: upserts make a second run safe.
@@ -185,7 +186,7 @@ export class ImportService {
 
 /**
  * Why the import stopped before the end of the file, once what could still be written is: a
- * batch failed (a CliError; nothing after it is written), or reading stopped early (what was read
+ * batch failed (an ImportError; nothing after it is written), or reading stopped early (what was read
  * before is written). Reading stops early at a record far too long, or when the file changed since
  * checkImportFile read it to its end, or when the disk fails.
  */
@@ -195,14 +196,14 @@ async function stoppedEarly(
   line: number,
   writer: BatchWriter,
 ): Promise<string> {
-  if (error instanceof CliError) {
+  if (error instanceof ImportError) {
     await writer.settled();
     return `${error.message}; the import stopped there`;
   }
   const reason =
     error instanceof RecordTooLong
       ? `${file}: ${error.message}`
-      : `reading ${file} failed after line ${line}: ${describe(error)}`;
+      : `reading ${file} failed after line ${line}: ${describeError(error)}`;
   return writer.finish().then(
     () => `${reason}; the import stopped there, every row up to line ${line} was imported`,
     (failed: Error) => `${reason}; ${failed.message}`,

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { SourceRepository, SourceState } from '@app/database';
 import { SeriesDefinition } from '@app/series';
-import { CliError } from '../cli-error';
-import { describe } from '../cli-context';
+import { ImportError } from './import-error';
+import { describeError } from '@app/common';
 import { ImportProgress } from './import-progress';
 import { ImportService, ImportSummary } from './import.service';
 import { DownloadOptions, downloadSource } from './source-download';
@@ -43,11 +43,12 @@ export class UrlImportService {
       outcome: 'failed',
       rowsInserted: 0,
       rowsUpdated: 0,
+      rowsUnchanged: 0,
       lastError: null,
     };
     const fail = async (message: string) => {
       await this.sources.save({ ...attempt, lastError: message });
-      return new CliError(message);
+      return new ImportError(message);
     };
     const unchanged = async (reason: string, state: Partial<SourceState> = {}) => {
       await this.sources.save({
@@ -63,7 +64,7 @@ export class UrlImportService {
     try {
       downloaded = await downloadSource(url, { ...download, previous });
     } catch (error) {
-      throw await fail(describe(error));
+      throw await fail(describeError(error));
     }
     if (downloaded.kind === 'not-modified') return unchanged('not modified (HTTP 304)');
     try {
@@ -76,9 +77,13 @@ export class UrlImportService {
         summary = await this.importer.run(series, downloaded.path, progress, signal);
       } catch (error) {
         // The temporary file's name means nothing to the user: the URL does.
-        throw await fail(describe(error).replaceAll(downloaded.path, url));
+        throw await fail(describeError(error).replaceAll(downloaded.path, url));
       }
-      const counts = { rowsInserted: summary.inserted, rowsUpdated: summary.updated };
+      const counts = {
+        rowsInserted: summary.inserted,
+        rowsUpdated: summary.updated,
+        rowsUnchanged: summary.unchanged,
+      };
       const stopped =
         summary.failure ?? (summary.interrupted && `interrupted by ${summary.interrupted}`);
       if (stopped) {

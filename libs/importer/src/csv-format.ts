@@ -1,5 +1,5 @@
 import { apiDateProblem, countryNameProblem } from '@app/series';
-import { CliError } from '../cli-error';
+import { ImportError } from './import-error';
 import { FIGURES, Figures } from './blank-cells';
 
 /** Why a row is not imported although it is well-formed. */
@@ -117,7 +117,7 @@ export function detectFormat(header: string[]): CsvFormat {
     }
     return rowReader('trimmed', columns, index);
   }
-  throw new CliError(
+  throw new ImportError(
     `unrecognised CSV header: expected the columns ${TRIMMED_COLUMNS.join(',')}, ` +
       `the Our World in Data columns location (or country),date,${FIGURES.join(',')}, ` +
       `or the WHO columns Date_reported,Country_code,Country,New_cases,Cumulative_cases,New_deaths,Cumulative_deaths`,

@@ -1,6 +1,5 @@
-import { CliError } from '../cli-error';
-import { describe } from '../cli-context';
-import { interruptedBy, signalExitCode } from '../interruption';
+import { describeError } from '@app/common';
+import { ImportError, interruptedBy } from './import-error';
 import { ImportFile, fileContent, isGzipError } from './import-file';
 
 /**
@@ -29,9 +28,10 @@ export async function checkImportFile(file: ImportFile, signal?: AbortSignal): P
   }
   const stoppedBy = interruptedBy(signal);
   if (stoppedBy) {
-    throw new CliError(
+    throw new ImportError(
       `interrupted by ${stoppedBy} while checking ${file.path}; nothing was imported`,
-      signalExitCode(stoppedBy),
+      'interrupted',
+      stoppedBy,
     );
   }
   badLine ??= utf8.endsBadly();
@@ -73,18 +73,18 @@ class Utf8Check {
   }
 }
 
-function unreadable(file: ImportFile, error: unknown): CliError {
+function unreadable(file: ImportFile, error: unknown): ImportError {
   const problem = isGzipError(error)
-    ? `${file.path} is a damaged or truncated gzip file (${describe(error)})`
-    : `cannot read ${file.path} (${describe(error)})`;
-  return new CliError(`${problem}; nothing was imported`);
+    ? `${file.path} is a damaged or truncated gzip file (${describeError(error)})`
+    : `cannot read ${file.path} (${describeError(error)})`;
+  return new ImportError(`${problem}; nothing was imported`);
 }
 
-function notUtf8(file: ImportFile, line: number): CliError {
+function notUtf8(file: ImportFile, line: number): ImportError {
   const convert = file.gzip
     ? `gunzip -c ${file.path} | iconv -f latin1 -t utf-8 > utf8.csv`
     : `iconv -f latin1 -t utf-8 ${file.path} > utf8.csv`;
-  return new CliError(
+  return new ImportError(
     `${file.path} is not UTF-8 text: line ${line} holds a byte that is not UTF-8 ` +
       `(a Latin-1 or Windows-1252 file?); nothing was imported; convert the file first, e.g. ${convert}`,
   );

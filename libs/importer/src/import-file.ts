@@ -1,8 +1,8 @@
 import { FileHandle, open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { CliError } from '../cli-error';
-import { describe } from '../cli-context';
+import { ImportError } from './import-error';
+import { describeError } from '@app/common';
 
 /**
  * The file that `import` reads, as found before reading it, and held open until
@@ -30,7 +30,7 @@ export async function openImportFile(path: string): Promise<ImportFile> {
     return { path, handle, size: stat.size, mtimeMs: stat.mtimeMs, gzip };
   } catch (error) {
     await handle?.close();
-    throw CliError.usage(`cannot read ${path}: ${describe(error)}`);
+    throw new ImportError(`cannot read ${path}: ${describeError(error)}`, 'usage');
   }
 }
 

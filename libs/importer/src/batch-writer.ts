@@ -1,6 +1,6 @@
 import { RecordValues, SeriesRepository } from '@app/series';
-import { CliError } from '../cli-error';
-import { describe } from '../cli-context';
+import { ImportError } from './import-error';
+import { describeError } from '@app/common';
 
 /** Records per write (one transaction; `upsertMany` sends 1000 rows per statement). */
 export const IMPORT_BATCH = 5000;
@@ -9,6 +9,8 @@ export const IMPORT_BATCH = 5000;
 export interface WriteCounts {
   inserted: number;
   updated: number;
+  /** Records equal to the stored ones: not written again. */
+  unchanged: number;
   /** The lines of the batches committed: from the first one's first row to the last one's last. */
   writtenLines?: { first: number; last: number };
 }
@@ -30,14 +32,14 @@ const emptyBatch = (): Batch => ({ records: [], firstLine: 0, lastLine: 0 });
 
 /**
  * Writes records in batches of `IMPORT_BATCH`, each in one transaction, one batch at a time: the
- * next batch is collected while one is written. A failed batch is reported (as a CliError naming
+ * next batch is collected while one is written. A failed batch is reported (as an ImportError naming
  * its lines) when the writer is next used, and nothing is written after it. Batches are committed
  * in the order of the file, so the lines written are always one range.
  */
 export class BatchWriter {
   private batch = emptyBatch();
   /** The batch being written: resolves to its failure, kept until awaited. */
-  private writing: Promise<CliError | undefined> = Promise.resolve(undefined);
+  private writing: Promise<ImportError | undefined> = Promise.resolve(undefined);
 
   constructor(
     private readonly repository: SeriesRepository,
@@ -66,7 +68,7 @@ export class BatchWriter {
   }
 
   /** Waits for the batch being written, if any, without writing more; resolves to its failure. */
-  settled(): Promise<CliError | undefined> {
+  settled(): Promise<ImportError | undefined> {
     return this.writing;
   }
 
@@ -77,19 +79,20 @@ export class BatchWriter {
     this.batch = emptyBatch();
   }
 
-  private write(batch: Batch): Promise<CliError | undefined> {
+  private write(batch: Batch): Promise<ImportError | undefined> {
     return this.repository.upsertMany(batch.records).then(
       (counts) => {
         this.counts.inserted += counts.inserted;
         this.counts.updated += counts.updated;
+        this.counts.unchanged += counts.unchanged;
         const first = this.counts.writtenLines?.first ?? batch.firstLine;
         this.counts.writtenLines = { first, last: batch.lastLine };
         this.options.committed?.();
         return undefined;
       },
       (error: unknown) =>
-        new CliError(
-          `writing the batch of lines ${batch.firstLine}-${batch.lastLine} failed, nothing of it was written: ${describe(error)}`,
+        new ImportError(
+          `writing the batch of lines ${batch.firstLine}-${batch.lastLine} failed, nothing of it was written: ${describeError(error)}`,
         ),
     );
   }

@@ -1,0 +1,61 @@
+import { describeError } from '@app/common';
+import { SyncSource } from '@app/config';
+import { DEFAULT_DOWNLOAD, QUIET_PROGRESS, UrlImportService } from '@app/importer';
+import { COVID_SERIES, MPOX_SERIES } from '@app/series';
+
+/** How one source's import went in a sync run (its `sources` row holds the details). */
+export interface SourceRun {
+  dataset: SyncSource['dataset'];
+  url: string;
+  outcome: 'updated' | 'unchanged' | 'failed';
+  /** Records inserted or changed (a failed import may have written some before it stopped). */
+  written: number;
+  error?: string;
+}
+
+const SERIES = { covid: COVID_SERIES, mpox: MPOX_SERIES };
+
+/**
+ * Imports each source in turn, exactly as `import <dataset> <url>` does (conditional download,
+ * whole-file checks, the `sources` row written after every attempt). One failing source does not
+ * stop the others; once `signal` is aborted, the import under way stops at its next batch.
+ */
+export async function runSources(
+  importer: UrlImportService,
+  sources: SyncSource[],
+  signal: AbortSignal,
+): Promise<SourceRun[]> {
+  const runs: SourceRun[] = [];
+  for (const { dataset, url } of sources) {
+    if (signal.aborted) break;
+    try {
+      const result = await importer.run(
+        SERIES[dataset],
+        url,
+        DEFAULT_DOWNLOAD,
+        QUIET_PROGRESS,
+        signal,
+      );
+      if (result.kind === 'unchanged') {
+        runs.push({ dataset, url, outcome: 'unchanged', written: 0 });
+        continue;
+      }
+      const { summary } = result;
+      const written = summary.inserted + summary.updated;
+      const stopped =
+        summary.failure ?? (summary.interrupted && `interrupted by ${summary.interrupted}`);
+      const invalid =
+        summary.skipped.invalid > 0 ? `${summary.skipped.invalid} invalid row(s)` : '';
+      runs.push({
+        dataset,
+        url,
+        outcome: stopped ? 'failed' : 'updated',
+        written,
+        ...((stopped || invalid) && { error: stopped || invalid }),
+      });
+    } catch (error) {
+      runs.push({ dataset, url, outcome: 'failed', written: 0, error: describeError(error) });
+    }
+  }
+  return runs;
+}

@@ -1,0 +1,153 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { describeError } from '@app/common';
+import {
+  AppConfig,
+  FIRST_RUN_DELAY_MS,
+  InjectConfig,
+  SyncConfig,
+  nextSlot,
+  slotStart,
+} from '@app/config';
+import { SourceRepository } from '@app/database';
+import { RecordChangeService } from '@app/series';
+import { SyncLockService } from './sync-lock.service';
+import { SyncRunner } from './sync-runner.service';
+
+const TIMER = 'sync';
+
+/** What one call of `runOnce` did. */
+export type SyncRunResult = 'ran' | 'busy' | 'done-elsewhere' | 'off';
+
+/**
+ * The scheduled sync (`SYNC_SOURCES`, `SYNC_INTERVAL`): shortly after start-up, then at each slot
+ * of the interval (`sync-schedule.ts`), imports every source from its URL (`SyncRunner`), one
+ * instance at a time (`SyncLockService`). A slot whose sources were all attempted already (by
+ * another instance) is skipped. After writes, this instance's cached reads are dropped and the
+ * others are told (the change announcements), so that every instance serves the new figures.
+ */
+@Injectable()
+export class SyncService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Sync');
+  private readonly sync?: SyncConfig;
+  private running?: Promise<SyncRunResult>;
+  private readonly stop = new AbortController();
+  private next?: number;
+
+  constructor(
+    @InjectConfig() config: AppConfig,
+    private readonly scheduler: SchedulerRegistry,
+    private readonly lock: SyncLockService,
+    private readonly runner: SyncRunner,
+    private readonly sources: SourceRepository,
+    private readonly changes: RecordChangeService,
+  ) {
+    this.sync = config.sync;
+  }
+
+  get config(): SyncConfig | undefined {
+    return this.sync;
+  }
+
+  /** When this instance next tries a run (epoch ms), if sync is on. */
+  get nextRunAt(): number | undefined {
+    return this.next;
+  }
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.sync) return;
+    const where = this.runner.inWorker ? 'in a worker thread' : 'in-process';
+    this.logger.log(
+      `sync of ${this.sync.sources.length} source(s) every ${this.sync.interval}, ${where}; first run in ${FIRST_RUN_DELAY_MS / 1000} s`,
+    );
+    this.schedule(Date.now() + FIRST_RUN_DELAY_MS);
+  }
+
+  /** Stops a run under way at its next batch and waits for it (the shutdown's deadline bounds it). */
+  async onApplicationShutdown(): Promise<void> {
+    this.next = undefined;
+    if (this.scheduler.doesExist('timeout', TIMER)) this.scheduler.deleteTimeout(TIMER);
+    this.stop.abort('SIGTERM');
+    await this.running;
+  }
+
+  /**
+   * One run now, unless one is under way here, another instance holds the lock, or the current
+   * slot's run already happened. Never throws: failures end in the `sources` rows and the log.
+   */
+  runOnce(): Promise<SyncRunResult> {
+    if (!this.sync) return Promise.resolve('off');
+    if (this.running) return Promise.resolve('busy');
+    const run = this.locked(this.sync).finally(() => (this.running = undefined));
+    this.running = run;
+    return run;
+  }
+
+  private schedule(at: number): void {
+    if (this.stop.signal.aborted) return;
+    if (this.scheduler.doesExist('timeout', TIMER)) this.scheduler.deleteTimeout(TIMER);
+    this.next = at;
+    const timer = setTimeout(() => void this.tick(), Math.max(0, at - Date.now()));
+    this.scheduler.addTimeout(TIMER, timer);
+  }
+
+  private async tick(): Promise<void> {
+    this.scheduler.deleteTimeout(TIMER);
+    await this.runOnce();
+    this.schedule(nextSlot(Date.now(), this.sync!.intervalMs));
+  }
+
+  private async locked(sync: SyncConfig): Promise<SyncRunResult> {
+    let release;
+    try {
+      release = await this.lock.tryAcquire();
+    } catch (error) {
+      this.logger.warn(`sync skipped: ${describeError(error)}`);
+      return 'busy';
+    }
+    if (!release) {
+      this.logger.log('sync skipped: another instance is syncing');
+      return 'busy';
+    }
+    try {
+      if (!(await this.due(sync))) {
+        this.logger.log('sync skipped: this slot was synced already (by another instance)');
+        return 'done-elsewhere';
+      }
+      await this.runSources(sync);
+      return 'ran';
+    } catch (error) {
+      this.logger.error(`sync failed: ${describeError(error)}`);
+      return 'ran';
+    } finally {
+      await release();
+    }
+  }
+
+  /** Whether some source was not attempted yet in the current slot. */
+  private async due(sync: SyncConfig): Promise<boolean> {
+    const since = slotStart(Date.now(), sync.intervalMs);
+    const states = await this.sources.list();
+    return sync.sources.some(
+      ({ dataset, url }) =>
+        !states.some((s) => s.dataset === dataset && s.url === url && s.lastAttemptAt >= since),
+    );
+  }
+
+  private async runSources(sync: SyncConfig): Promise<void> {
+    const started = Date.now();
+    const runs = await this.runner.run(sync.sources, this.stop.signal);
+    const written = new Set(runs.filter((r) => r.outcome !== 'unchanged').map((r) => r.dataset));
+    written.forEach((dataset) => this.changes.written(dataset));
+    for (const run of runs) {
+      const line = `sync ${run.dataset} ${run.url}: ${run.outcome}, ${run.written} record(s) written${run.error ? `: ${run.error}` : ''}`;
+      if (run.outcome === 'failed') this.logger.warn(line);
+      else this.logger.log(line);
+    }
+    this.logger.log(`sync done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+}

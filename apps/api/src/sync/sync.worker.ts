@@ -1,0 +1,40 @@
+import 'reflect-metadata';
+import { parentPort, workerData } from 'node:worker_threads';
+import { NestFactory } from '@nestjs/core';
+import { describeError } from '@app/common';
+import { UrlImportService } from '@app/importer';
+import { runSources } from './sync-jobs';
+import { SyncWorkerModule } from './sync-worker.module';
+import { STOP_SYNC, SyncWorkerInput, SyncWorkerOutput } from './sync-worker.protocol';
+
+/**
+ * The scheduled sync's thread: parsing the CSV and writing the batches (synchronous on SQLite)
+ * happen here, on the worker's own database connection, so that the API's event loop keeps
+ * answering requests meanwhile.
+ */
+async function main(): Promise<void> {
+  const port = parentPort!;
+  const { config, sources } = workerData as SyncWorkerInput;
+  const controller = new AbortController();
+  port.on('message', (message) => message === STOP_SYNC && controller.abort('SIGTERM'));
+  let output: SyncWorkerOutput;
+  try {
+    const context = await NestFactory.createApplicationContext(SyncWorkerModule.forRoot(config), {
+      logger: false,
+      abortOnError: false,
+    });
+    try {
+      output = {
+        runs: await runSources(context.get(UrlImportService), sources, controller.signal),
+      };
+    } finally {
+      await context.close();
+    }
+  } catch (error) {
+    output = { error: describeError(error) };
+  }
+  port.postMessage(output);
+  port.close();
+}
+
+void main();

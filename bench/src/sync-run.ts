@@ -1,0 +1,98 @@
+import { createReadStream, statSync } from 'node:fs';
+import { Server, createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createTestDatabase } from '../../test/support/test-database';
+import { BenchDb, DATA_FILES } from './bench-database';
+import { AUTH, apiEnvironment } from './bench-servers';
+import { FAIRNESS_TARGETS, ReadLatencies, quantiles, steadyReads } from './fairness-run';
+import { PROJECT_ROOT } from './paths';
+import { ServerProcess } from './server-process';
+
+/** Small reads while the API's scheduled sync imports the JHU-size file into an empty store. */
+export interface SyncReadStats extends ReadLatencies {
+  /** Records the sync inserted (`/api/sources`). */
+  rows: number;
+  syncSeconds: number;
+  maxP99Ms: number;
+  met: boolean;
+}
+
+/** Serves the COVID data set's bytes as a source would, with an ETag. */
+async function startSourceServer(file: string): Promise<Server> {
+  const size = statSync(file).size;
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-length': size, etag: '"bench"' });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return server;
+}
+
+/**
+ * An API on a new empty database with `SYNC_SOURCES` pointing at a local copy of the COVID file:
+ * its first run starts shortly after start-up; small public reads are sent at a steady rate from
+ * before it starts until `/api/sources` says it is over.
+ */
+export async function runSyncReads(
+  db: BenchDb,
+  port: number,
+  readPaths: string[],
+  apiMain: string,
+  readsPerSecond = 50,
+): Promise<SyncReadStats> {
+  const file = resolve(PROJECT_ROOT, DATA_FILES.covid);
+  const source = await startSourceServer(file);
+  const database = await createTestDatabase(db);
+  const url = `http://127.0.0.1:${(source.address() as AddressInfo).port}/covid.csv.gz`;
+  const api = ServerProcess.start(
+    'API (sync)',
+    apiMain,
+    port,
+    apiEnvironment(database.config, port, { SYNC_SOURCES: `covid=${url}`, SYNC_INTERVAL: '1h' }),
+  );
+  try {
+    await api.ready('/api/health');
+    const startedAt = performance.now();
+    let syncDone = false;
+    let syncSeconds = 0;
+    let rows = 0;
+    const watcher = (async () => {
+      while (!syncDone) {
+        await sleep(250);
+        const res = await fetch(`${api.url}/api/sources`, { headers: AUTH });
+        const body = (await res.json()) as {
+          sources: { outcome: string | null; rows_inserted: number }[];
+        };
+        if (body.sources[0]?.outcome) {
+          syncDone = true;
+          rows = body.sources[0].rows_inserted;
+          syncSeconds = (performance.now() - startedAt) / 1000;
+        }
+      }
+    })();
+    const [{ times, failedReads }] = await Promise.all([
+      steadyReads(api.url, readPaths, readsPerSecond, () => !syncDone),
+      watcher,
+    ]);
+    const at = quantiles(times);
+    const p99Ms = at(0.99);
+    return {
+      rows,
+      syncSeconds,
+      readsPerSecond,
+      reads: times.length,
+      failedReads,
+      p50Ms: at(0.5),
+      p99Ms,
+      maxMs: times[times.length - 1] ?? 0,
+      maxP99Ms: FAIRNESS_TARGETS.maxP99Ms,
+      met: failedReads === 0 && p99Ms < FAIRNESS_TARGETS.maxP99Ms,
+    };
+  } finally {
+    await api.stop();
+    await new Promise((done) => source.close(done));
+    await database.drop();
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { SourceRepository } from '@app/database';
+import { ImportService } from './import.service';
+import { UrlImportService } from './url-import.service';
+
+/**
+ * The import engine (files and URLs into a disease's table), shared by the command line and the
+ * API's scheduled sync. Needs the configuration and a database connection from its importer.
+ */
+@Module({
+  providers: [ImportService, UrlImportService, SourceRepository],
+  exports: [ImportService, UrlImportService, SourceRepository],
+})
+export class ImporterModule {}

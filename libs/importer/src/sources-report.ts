@@ -1,0 +1,95 @@
+import { SyncConfig } from '@app/config';
+import { SourceState } from '@app/database';
+
+export interface SourceStatus {
+  dataset: string;
+  url: string;
+  /** Listed in `SYNC_SOURCES` (else imported by hand with `import <dataset> <url>`). */
+  scheduled: boolean;
+  last_attempt_at: string | null;
+  last_success_at: string | null;
+  /** `updated`, `unchanged` or `failed`; `null` before the first attempt. */
+  outcome: string | null;
+  rows_inserted: number;
+  rows_updated: number;
+  rows_unchanged: number;
+  last_error: string | null;
+  next_run_at: string | null;
+}
+
+export interface SourcesReport {
+  sync: {
+    enabled: boolean;
+    interval: string | null;
+    interval_seconds: number | null;
+    running: boolean;
+    next_run_at: string | null;
+  };
+  sources: SourceStatus[];
+}
+
+const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
+
+/**
+ * Every source known (rows of the `sources` table, and scheduled ones not attempted yet), ordered
+ * by data set then URL: what `/api/sources` answers and `cli sources` prints.
+ */
+export function sourcesReport(
+  states: SourceState[],
+  config: SyncConfig | undefined,
+  nextRunAt: number | undefined,
+  running: boolean,
+): SourcesReport {
+  const next = iso(nextRunAt);
+  const scheduled = (s: { dataset: string; url: string }) =>
+    config?.sources.some((c) => c.dataset === s.dataset && c.url === s.url) ?? false;
+  const listed: SourceStatus[] = states.map((state) => toStatus(state, scheduled(state), next));
+  for (const source of config?.sources ?? []) {
+    if (!states.some((s) => s.dataset === source.dataset && s.url === source.url)) {
+      listed.push(neverAttempted(source.dataset, source.url, next));
+    }
+  }
+  listed.sort((a, b) => a.dataset.localeCompare(b.dataset) || a.url.localeCompare(b.url));
+  return {
+    sync: {
+      enabled: config !== undefined,
+      interval: config?.interval ?? null,
+      interval_seconds: config ? config.intervalMs / 1000 : null,
+      running,
+      next_run_at: next,
+    },
+    sources: listed,
+  };
+}
+
+function toStatus(state: SourceState, scheduled: boolean, next: string | null): SourceStatus {
+  return {
+    dataset: state.dataset,
+    url: state.url,
+    scheduled,
+    last_attempt_at: iso(state.lastAttemptAt),
+    last_success_at: iso(state.lastSuccessAt),
+    outcome: state.outcome,
+    rows_inserted: state.rowsInserted,
+    rows_updated: state.rowsUpdated,
+    rows_unchanged: state.rowsUnchanged,
+    last_error: state.lastError,
+    next_run_at: scheduled ? next : null,
+  };
+}
+
+function neverAttempted(dataset: string, url: string, next: string | null): SourceStatus {
+  return {
+    dataset,
+    url,
+    scheduled: true,
+    last_attempt_at: null,
+    last_success_at: null,
+    outcome: null,
+    rows_inserted: 0,
+    rows_updated: 0,
+    rows_unchanged: 0,
+    last_error: null,
+    next_run_at: next,
+  };
+}
