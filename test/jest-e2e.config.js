@@ -60,7 +60,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
-    '^@app/(common|config|countries|database|importer|series)(|/.*)$': '<rootDir>/libs/$1/src$2',
+    '^@app/(common|config|countries|database|importer|messaging|series)(|/.*)$': '<rootDir>/libs/$1/src$2',
   },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 60000,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { MESSAGES } from '@app/common';
-import { CHANGE_CHANNELS, RedisConnections } from '@app/database';
+import { CHANGE_CHANNELS, RedisConnections } from '@app/messaging';
 import { RecordChangeService } from '@app/series';
 import { databaseEnv, eventually, runCli } from './support/cli';
 import { flushRedisDb } from './support/cli-test-bed';

@@ -7,8 +7,6 @@ export * from './run-migrations';
 export * from './database.module';
 export * from './sources';
 export * from './tokens';
-export * from './notifications';
-export * from './redis';
 export * from './discard-stuck-connections';
 export * from './database-logger';
 export * from './database-deadline';

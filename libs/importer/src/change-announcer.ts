@@ -1,4 +1,4 @@
-import { CHANGE_CHANNELS, announceChange } from '@app/database';
+import { CHANGE_CHANNELS, announceChange } from '@app/messaging';
 
 /** While an import writes, at most one announcement this often. */
 export const ANNOUNCE_EVERY_MS = 1000;

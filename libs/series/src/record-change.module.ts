@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RedisModule } from '@app/database';
+import { RedisModule } from '@app/messaging';
 import { RecordChangeService } from './record-change.service';
 
 /** One RecordChangeService per application, shared by every series. */

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { CHANGE_CHANNELS, ChangeListener, RedisConnections } from '@app/database';
+import { CHANGE_CHANNELS, ChangeListener, RedisConnections } from '@app/messaging';
 
 /** How long start-up waits for the subscription before serving without it. */
 const SUBSCRIBE_START_TIMEOUT_MS = 3000;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ApiTokenRepository, RedisModule } from '@app/database';
+import { ApiTokenRepository } from '@app/database';
+import { RedisModule } from '@app/messaging';
 import { ClientThrottlerGuard } from '../rate-limit/client-throttler.guard';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { TokenGuard } from './token.guard';

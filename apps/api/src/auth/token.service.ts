@@ -1,12 +1,8 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import { AppConfig, InjectConfig, RateBudget } from '@app/config';
-import {
-  ApiTokenRepository,
-  CHANGE_CHANNELS,
-  ChangeListener,
-  RedisConnections,
-} from '@app/database';
+import { ApiTokenRepository } from '@app/database';
+import { CHANGE_CHANNELS, ChangeListener, RedisConnections } from '@app/messaging';
 import { bearerToken } from './bearer-token';
 import { hashToken } from './constant-time';
 

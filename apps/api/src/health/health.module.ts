@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { RedisModule } from '@app/database';
+import { RedisModule } from '@app/messaging';
 import { SyncModule } from '../sync/sync.module';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';

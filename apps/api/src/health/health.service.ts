@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { MESSAGES } from '@app/common';
 import { AppConfig, InjectConfig } from '@app/config';
-import { RedisConnections } from '@app/database';
+import { RedisConnections } from '@app/messaging';
 import { DataFreshness, SyncStatusService } from '../sync/sync-status.service';
 import { ShutdownDrain } from './shutdown-drain.service';
 

@@ -1,7 +1,7 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ThrottlerStorage } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { RedisConnections, RedisModule } from '@app/database';
+import { RedisConnections, RedisModule } from '@app/messaging';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { ResilientThrottlerStorage } from './resilient-throttler.storage';
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { describeError } from '@app/common';
 import { AppConfig, InjectConfig } from '@app/config';
-import { RedisConnections } from '@app/database';
+import { RedisConnections } from '@app/messaging';
 
 /** Gives the lock back; never throws. */
 export type ReleaseLock = () => Promise<void>;

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
-import { RedisModule } from '@app/database';
+import { RedisModule } from '@app/messaging';
 import { ImporterModule } from '@app/importer';
 import { RecordChangeModule } from '@app/series';
 import { CovidModule } from '../covid/covid.module';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig, CLIENT_NAME, InjectConfig, RateBudget } from '@app/config';
 import { generateToken } from '@app/common';
-import { ApiTokenRepository, CHANGE_CHANNELS, TokenSummary, announceChange } from '@app/database';
+import { ApiTokenRepository, TokenSummary } from '@app/database';
+import { CHANGE_CHANNELS, announceChange } from '@app/messaging';
 import { CliError } from '../cli-error';
 
 export type TokenState = 'valid' | 'expiring' | 'expired' | 'revoked';
