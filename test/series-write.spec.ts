@@ -20,12 +20,10 @@ describe('SeriesService writes and the read cache', () => {
   function serviceWith(repository: Partial<SeriesRepository>) {
     const cache = new ReadCache(3_600_000);
     let announced = 0;
-    const service = new SeriesService(
-      COVID_SERIES,
-      repository as SeriesRepository,
+    const service = new SeriesService(COVID_SERIES, repository as SeriesRepository, {
       cache,
-      () => announced++,
-    );
+      written: () => announced++,
+    });
     let loads = 0;
     /** Reads through the cache: the count goes up only when the cache was dropped. */
     const read = () => cache.get('k', () => Promise.resolve(++loads));

@@ -45,9 +45,11 @@ export class SeriesModule {
               definition,
               // Every database call answers within twice DB_TIMEOUT_MS, or fails as a 503.
               new SeriesRepository(dataSource, definition, 2 * config.db.timeoutMs),
-              cache,
-              () => changes.announce(definition.key),
-              new ConcurrencyLimit(listPageQueries(config)),
+              {
+                cache,
+                written: () => changes.announce(definition.key),
+                listPages: new ConcurrencyLimit(listPageQueries(config)),
+              },
             );
           },
         },

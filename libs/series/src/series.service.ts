@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { setImmediate } from 'node:timers/promises';
 import { ApiError, MESSAGES, addDays } from '@app/common';
 import { countryLookupKey, resolveCountry } from '@app/countries';
@@ -41,22 +42,39 @@ export type ListBody =
   | { kind: 'text'; json: string }
   | { kind: 'stream'; chunks: AsyncIterable<string> };
 
-/** The rules of one disease's series (windows, totals, stats, writes); COVID and MPOX share it. */
+/** How a SeriesService is wired beyond its table (SeriesModule sets them from the configuration). */
+export interface SeriesServiceOptions {
+  /** Public aggregates and small lists (<= CACHED_LIST_LIMIT records): see ReadCache. */
+  cache?: ReadCache;
+  /** Called after every write, once the cache is dropped (tells the other instances). */
+  written?: () => void;
+  /**
+   * Page queries of the lists that are not cached (large lists, streamed dumps): however many
+   * clients pull dumps at once, they never take the whole connection pool, so that other
+   * requests and the health probe still get a connection. Extra pages wait their turn.
+   */
+  listPages?: ConcurrencyLimit;
+}
+
+/**
+ * The rules of one disease's series (windows, totals, stats, writes); COVID and MPOX share it.
+ * One provider per disease (`SeriesModule.forSeries`, injected with `@InjectSeries`).
+ */
+@Injectable()
 export class SeriesService {
+  private readonly cache: ReadCache;
+  private readonly written: () => void;
+  private readonly listPages: ConcurrencyLimit;
+
   constructor(
     readonly definition: SeriesDefinition,
     private readonly repository: SeriesRepository,
-    /** Public aggregates and small lists (<= CACHED_LIST_LIMIT records): see ReadCache. */
-    private readonly cache: ReadCache = new ReadCache(0),
-    /** Called after every write, once the cache is dropped (tells the other instances). */
-    private readonly written: () => void = () => undefined,
-    /**
-     * Page queries of the lists that are not cached (large lists, streamed dumps): however many
-     * clients pull dumps at once, they never take the whole connection pool, so that other
-     * requests and the health probe still get a connection. Extra pages wait their turn.
-     */
-    private readonly listPages = new ConcurrencyLimit(Infinity),
-  ) {}
+    options: SeriesServiceOptions = {},
+  ) {
+    this.cache = options.cache ?? new ReadCache(0);
+    this.written = options.written ?? (() => undefined);
+    this.listPages = options.listPages ?? new ConcurrencyLimit(Infinity);
+  }
 
   /** No record at all (a new installation). */
   isEmpty(): Promise<boolean> {
