@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SourceRepository } from '@app/database';
 import { Browser, Page, chromium } from 'playwright-core';
 import { cliTestBed } from './support/cli-test-bed';
 import { TestApp, bootTestApp } from './support/test-app';
@@ -258,7 +259,7 @@ describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
     await page.close();
   });
 
-  it('shows the sources only after a token is typed, and "sync not configured" on a 404', async () => {
+  it('shows the sources only after a token is typed, and "sync not configured" without sync', async () => {
     const { page } = await open(browser, `http://127.0.0.1:${PORT}/dashboard#status`);
     const sent: string[] = [];
     page.on('request', (request) => {
@@ -269,14 +270,47 @@ describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
     await page.locator('#status-token').fill('alice-token-0123456789abcdef');
     await page.locator('#status-form button[type="submit"]').click();
     await page.waitForFunction(() => document.getElementById('status-message')?.textContent !== '');
-    const answer = await bed.t.http.get('/api/sources').set(bed.t.auth());
-    if (answer.status === 404) {
-      expect(await page.locator('#status-message').innerText()).toBe(
-        "Synchronisation non configurée : cette instance n'a pas de sources.",
-      );
-    }
+    expect(await page.locator('#status-message').innerText()).toBe(
+      "Synchronisation non configurée : cette instance n'a pas de sources.",
+    );
+    // A URL imported by hand is listed, with what its last import did.
+    await bed.t.app.get(SourceRepository).save({
+      dataset: 'covid',
+      url: 'https://example.org/covid.csv',
+      etag: null,
+      lastModified: null,
+      contentHash: null,
+      lastAttemptAt: Date.UTC(2026, 0, 2),
+      lastSuccessAt: Date.UTC(2026, 0, 2),
+      outcome: 'updated',
+      rowsInserted: 1234,
+      rowsUpdated: 0,
+      rowsUnchanged: 0,
+      lastError: null,
+    });
+    await page.locator('#status-token').fill('alice-token-0123456789abcdef');
+    await page.locator('#status-form button[type="submit"]').click();
+    await page.waitForSelector('#sources tbody tr');
+    const cells = await page.locator('#sources tbody tr td').allInnerTexts();
+    // One cell per field of /api/sources, numbers formatted for French (narrow no-break space).
+    expect(cells).toEqual([
+      'covid',
+      'https://example.org/covid.csv',
+      'false',
+      '2026-01-02T00:00:00.000Z',
+      '2026-01-02T00:00:00.000Z',
+      'updated',
+      '1\u202f234',
+      '0',
+      '0',
+      '—',
+      '—',
+    ]);
     // The token went to /api/sources only, and stays in this tab's sessionStorage.
-    expect(sent).toEqual([`http://127.0.0.1:${PORT}/api/sources`]);
+    expect(sent).toEqual([
+      `http://127.0.0.1:${PORT}/api/sources`,
+      `http://127.0.0.1:${PORT}/api/sources`,
+    ]);
     expect(await page.evaluate(() => sessionStorage.getItem('dashboard.token'))).toBe(
       'alice-token-0123456789abcdef',
     );

@@ -89,6 +89,12 @@ describe('docker-compose.yml and Dockerfile', () => {
     expect(api.ports?.map((p) => interpolate(p, {}))).toEqual(['3000:3000']);
     expect(api.environment?.DB_HOST).toBe('db');
     expect(api.environment?.REDIS_URL).toBe('redis://redis:6379/0');
+    // Sync is off unless the operator gives sources.
+    expect(interpolate(api.environment?.SYNC_SOURCES ?? 'unset', {})).toBe('');
+    expect(interpolate(api.environment?.SYNC_INTERVAL ?? '', {})).toBe('6h');
+    expect(
+      interpolate(api.environment?.SYNC_SOURCES ?? '', { SYNC_SOURCES: 'covid=https://x/c.csv' }),
+    ).toBe('covid=https://x/c.csv');
     // Docker waits longer than the API's own shutdown deadline.
     expect(parseInt(api.stop_grace_period ?? '10', 10)).toBeGreaterThan(
       Number(interpolate(api.environment?.SHUTDOWN_TIMEOUT ?? '', {})),

@@ -55,6 +55,7 @@
       syncOff: "Synchronisation non configurée : cette instance n'a pas de sources.",
       tokenRefused: 'Jeton refusé.',
       noSources: 'Aucune source.',
+      syncEvery: (interval, next) => `Synchronisation toutes les ${interval}, prochaine : ${next}.`,
       none: '—',
     },
     en: {
@@ -110,6 +111,7 @@
       syncOff: 'Sync not configured: this instance has no sources.',
       tokenRefused: 'Token refused.',
       noSources: 'No source.',
+      syncEvery: (interval, next) => `Sync every ${interval}, next: ${next}.`,
       none: '—',
     },
   };
@@ -516,15 +518,15 @@
       else say('status-message', problemText(error));
       return;
     }
-    const rows = Array.isArray(sources)
-      ? sources
-      : Array.isArray(sources && sources.sources)
-        ? sources.sources
-        : [];
-    if (rows.length === 0) {
-      say('status-message', t('noSources'));
-      return;
+    const rows = Array.isArray(sources && sources.sources) ? sources.sources : [];
+    const sync = (sources && sources.sync) || {};
+    if (sync.enabled && sync.next_run_at) {
+      const next = new Date(sync.next_run_at).toLocaleString(lang === 'fr' ? 'fr-FR' : 'en-GB');
+      say('status-message', t('syncEvery')(sync.interval, next));
+    } else if (rows.length === 0) {
+      say('status-message', t(sync.enabled === false ? 'syncOff' : 'noSources'));
     }
+    if (rows.length === 0) return;
     const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
     const head = table.tHead.insertRow();
     for (const column of columns) {
