@@ -8,3 +8,4 @@ export * from './record-change.module';
 export * from './record-change.service';
 export * from './concurrency-limit';
 export * from './weekly-history';
+export * from './event-loop-turns';

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { setImmediate } from 'node:timers/promises';
 import { ApiError, MESSAGES, addDays } from '@app/common';
 import { countryLookupKey, resolveCountry } from '@app/countries';
 import { DatabaseDeadlineError, isUniqueViolation } from '@app/database';
 import { DEFAULT_LIST_LIMIT, ListQueryDto, RecordBodyDto } from './dto';
 import { ConcurrencyLimit } from './concurrency-limit';
+import { STREAM_TURNS } from './event-loop-turns';
 import { CachedValue, ReadCache } from './read-cache';
 import { SeriesRepository } from './series.repository';
 import { weeklyHistory } from './weekly-history';
@@ -26,7 +26,7 @@ export const STATS_WINDOW_DAYS = 7;
 export const TOP_COUNTRIES = 5;
 export { MAX_BULK_RECORDS } from '@app/common';
 /** Rows fetched per query while a list is streamed. */
-export const LIST_PAGE_SIZE = 1000;
+export const LIST_PAGE_SIZE = 500;
 /** Lists of at most this many records (the default limit) are cached as JSON text. */
 export const CACHED_LIST_LIMIT = 100;
 
@@ -274,8 +274,9 @@ export class SeriesService {
       yield `${separator}${JSON.stringify(page).slice(1, -1)}`;
       separator = ',';
       // Streams move on through process.nextTick, which runs before any I/O: without a turn of
-      // the event loop here, a whole dump would run before other requests are read.
-      await setImmediate();
+      // the event loop here, a whole dump would run before other requests are read. One page of
+      // one stream per turn, so that several dumps never run their pages back to back.
+      await STREAM_TURNS.next();
     }
     yield ']';
   }
