@@ -1,7 +1,8 @@
 import { HttpStatus, Injectable, PipeTransform } from '@nestjs/common';
 import { ApiError, ErrorBody, MESSAGES } from '@app/common';
-import { MAX_BULK_RECORDS, RecordBodyDto } from '@app/series';
+import { MAX_BULK_RECORDS } from '@app/series';
 import { ValidationPipe } from '../common/validation.pipe';
+import { RecordBodyDto } from './dto/record-body.dto';
 
 /** At most this many problem lines in a 400 answer (then one line says how many more). */
 export const MAX_DETAIL_LINES = 100;

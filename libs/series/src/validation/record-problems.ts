@@ -4,7 +4,7 @@ import {
   countProblem,
   countryNameProblem,
   finiteNumberProblem,
-} from './validators';
+} from './record-rules';
 
 /**
  * The problems of a record built outside HTTP (the command line's imports): the same rules and
