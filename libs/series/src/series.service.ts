@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { setImmediate } from 'node:timers/promises';
-import { ApiError, MESSAGES, addDays } from '@app/common';
+import { ApiError, MESSAGES, addDays, problemMessage } from '@app/common';
 import { countryLookupKey, resolveCountry } from '@app/countries';
 import { DatabaseDeadlineError, isUniqueViolation } from '@app/database';
 import { ConcurrencyLimit } from './concurrency-limit';
@@ -248,7 +248,7 @@ export class SeriesService {
     };
     if (filter.from && filter.to && filter.from > filter.to) {
       throw ApiError.badRequest(MESSAGES.invalidQuery, [
-        'from : doit être antérieure ou égale à to',
+        problemMessage({ field: 'from', problem: 'later-than', other: 'to' }),
       ]);
     }
     if (filter.limit <= CACHED_LIST_LIMIT) {

@@ -20,6 +20,7 @@ export const MESSAGES = {
   requestTimeout: 'Requête trop lente : délai dépassé.',
   payloadTooLarge: 'Corps de requête trop volumineux.',
   unsupportedMediaType: 'Type de contenu non pris en charge : envoyez du JSON (application/json).',
+  refused: 'Requête refusée.',
   routeNotFound: 'Ressource introuvable.',
   methodNotAllowed: 'Méthode non autorisée.',
   recordNotFound: 'Enregistrement introuvable.',

@@ -1,5 +1,6 @@
 import {
   CONTROL_CHARACTERS,
+  FieldProblem,
   addDays,
   characterLength,
   isCalendarDate,
@@ -7,6 +8,8 @@ import {
 } from '@app/common';
 
 export const MIN_RECORD_DATE = '1900-01-01';
+/** Length of a country name once trimmed, in characters. */
+const COUNTRY_NAME_LENGTH = { min: 1, max: 100 };
 
 let latest = { until: 0, date: '' };
 
@@ -21,50 +24,47 @@ function latestRecordDate(): string {
 }
 
 /**
- * The record rules as plain functions: each returns the problem (`field : message`) or undefined.
- * The class-validator decorators and `recordProblems` (imports) share them: one set of rules.
+ * The record rules as plain functions: each returns what is wrong with the value, as data (the
+ * edge words it), or undefined. The class-validator decorators and `recordProblems` (imports)
+ * share them: one set of rules.
  */
-export function apiDateProblem(
+export function checkApiDate(
   value: unknown,
   range: boolean,
-  property: string,
-): string | undefined {
+  field: string,
+): FieldProblem | undefined {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    return `${property} : doit être une date au format AAAA-MM-JJ`;
+    return { field, problem: 'not-a-date' };
   }
-  if (!isCalendarDate(value))
-    return `${property} : ${String(value)} n'est pas une date du calendrier`;
+  if (!isCalendarDate(value)) return { field, problem: 'not-a-calendar-date', value };
   if (range && (value < MIN_RECORD_DATE || value > latestRecordDate())) {
-    return `${property} : doit être comprise entre ${MIN_RECORD_DATE} et demain (UTC)`;
+    return { field, problem: 'date-out-of-range', earliest: MIN_RECORD_DATE };
   }
   return undefined;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export function countryNameProblem(value: unknown, property: string): string | undefined {
-  if (typeof value !== 'string') return `${property} : doit être une chaîne de caractères`;
+export function checkCountryName(value: unknown, field: string): FieldProblem | undefined {
+  if (typeof value !== 'string') return { field, problem: 'not-a-string' };
   const trimmed = value.trim();
-  if (CONTROL_CHARACTERS.test(trimmed)) {
-    return `${property} : ne doit pas contenir de caractères de contrôle`;
-  }
+  if (CONTROL_CHARACTERS.test(trimmed)) return { field, problem: 'control-character' };
   // JSON may escape half of a character ("\ud800"): it could only be stored altered.
-  if (LONE_SURROGATE.test(trimmed)) {
-    return `${property} : ne doit pas contenir de demi-caractère Unicode isolé`;
-  }
+  if (LONE_SURROGATE.test(trimmed)) return { field, problem: 'lone-surrogate' };
   const length = characterLength(trimmed);
-  if (length < 1 || length > 100) return `${property} : doit contenir de 1 à 100 caractères`;
+  const { min, max } = COUNTRY_NAME_LENGTH;
+  if (length < min || length > max) return { field, problem: 'length-out-of-range', min, max };
   return undefined;
 }
 
-export function countProblem(value: unknown, property: string): string | undefined {
+export function checkCount(value: unknown, field: string): FieldProblem | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
     ? undefined
-    : `${property} : doit être un entier de 0 à ${Number.MAX_SAFE_INTEGER}`;
+    : { field, problem: 'not-an-integer-in-range', min: 0, max: Number.MAX_SAFE_INTEGER };
 }
 
-export function finiteNumberProblem(value: unknown, property: string): string | undefined {
+export function checkFiniteNumber(value: unknown, field: string): FieldProblem | undefined {
   return typeof value === 'number' && Number.isFinite(value)
     ? undefined
-    : `${property} : doit être un nombre`;
+    : { field, problem: 'not-a-number' };
 }
