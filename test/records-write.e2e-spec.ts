@@ -277,6 +277,15 @@ describe.each(SERIES_KEYS)('%s records: create, replace, delete', (series) => {
     );
   });
 
+  it('names a missing field even when an unknown field looks like "field : ..."', async () => {
+    const body = { ...recordBody({ date: undefined }), 'date : 2021-03-01': 1 };
+    const res = await t.http.post(path).set(t.auth()).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(
+      invalid('date : 2021-03-01 : champ inconnu', 'date : champ obligatoire'),
+    );
+  });
+
   it.each([
     ['an array', '[]'],
     ['a string', '"text"'],

@@ -1,4 +1,5 @@
 export * from './api-error';
+export * from './messages';
 export * from './country';
 export * from './dates';
 export * from './token-hash';

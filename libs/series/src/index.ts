@@ -1,4 +1,4 @@
-export * from './dto';
+export * from './validation';
 export * from './read-cache';
 export * from './series.module';
 export * from './series.repository';

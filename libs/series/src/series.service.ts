@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError, MESSAGES, addDays } from '@app/common';
+import { ApiError, MESSAGES, addDays, problemMessage } from '@app/common';
 import { countryLookupKey, resolveCountry } from '@app/countries';
 import { DatabaseDeadlineError, isUniqueViolation } from '@app/database';
-import { DEFAULT_LIST_LIMIT, ListQueryDto, RecordBodyDto } from './dto';
 import { ConcurrencyLimit } from './concurrency-limit';
 import { STREAM_TURNS } from './event-loop-turns';
 import { CachedValue, ReadCache } from './read-cache';
@@ -13,6 +12,7 @@ import {
   CountryLatest,
   CountryStats,
   ListFilter,
+  ListQuery,
   RecordValues,
   SeriesDefinition,
   SeriesRecord,
@@ -25,6 +25,8 @@ export const COUNTRY_WINDOW_DAYS = 30;
 export const STATS_WINDOW_DAYS = 7;
 export const TOP_COUNTRIES = 5;
 export { MAX_BULK_RECORDS } from '@app/common';
+/** Records in a list whose query sets no `limit`. */
+export const DEFAULT_LIST_LIMIT = 100;
 /** Rows fetched per query while a list is streamed. */
 export const LIST_PAGE_SIZE = 500;
 /** Lists of at most this many records (the default limit) are cached as JSON text. */
@@ -236,7 +238,7 @@ export class SeriesService {
    * The list as JSON. The first page is read before anything is sent, so that a database error
    * still gets a proper status; larger results are streamed page by page (memory stays flat).
    */
-  async list(query: ListQueryDto): Promise<ListBody> {
+  async list(query: ListQuery): Promise<ListBody> {
     const filter: ListFilter = {
       countryKey: query.country === undefined ? undefined : countryLookupKey(query.country),
       from: query.from,
@@ -246,7 +248,7 @@ export class SeriesService {
     };
     if (filter.from && filter.to && filter.from > filter.to) {
       throw ApiError.badRequest(MESSAGES.invalidQuery, [
-        'from : doit être antérieure ou égale à to',
+        problemMessage({ field: 'from', problem: 'later-than', other: 'to' }),
       ]);
     }
     if (filter.limit <= CACHED_LIST_LIMIT) {
@@ -281,7 +283,7 @@ export class SeriesService {
     yield ']';
   }
 
-  create(body: RecordBodyDto): Promise<number> {
+  create(body: RecordValues): Promise<number> {
     return this.write(async () => {
       try {
         return await this.repository.insert(toValues(body));
@@ -292,7 +294,7 @@ export class SeriesService {
     });
   }
 
-  update(id: number, body: RecordBodyDto): Promise<void> {
+  update(id: number, body: RecordValues): Promise<void> {
     return this.write(async () => {
       let updated: boolean;
       try {
@@ -310,7 +312,7 @@ export class SeriesService {
    * counts every record that existed, rewritten or equal to the one stored (the bulk answer's
    * meaning since the start; the importer's summary tells the two apart).
    */
-  async upsertMany(bodies: RecordBodyDto[]): Promise<{ inserted: number; updated: number }> {
+  async upsertMany(bodies: RecordValues[]): Promise<{ inserted: number; updated: number }> {
     const counts = await this.write(() => this.repository.upsertMany(bodies.map(toValues)));
     return { inserted: counts.inserted, updated: counts.updated + counts.unchanged };
   }
@@ -354,8 +356,8 @@ function sumTotals(records: SeriesRecord[]): Totals {
   );
 }
 
-/** Only the stored fields: legacy fields (`total_recovered`...) are dropped here. */
-function toValues(body: RecordBodyDto): RecordValues {
+/** Only the stored fields: a body's legacy fields (`total_recovered`...) are dropped here. */
+function toValues(body: RecordValues): RecordValues {
   return {
     date: body.date,
     country: body.country.trim(),

@@ -67,6 +67,15 @@ export interface SeriesSummary extends Totals {
   top_countries: { country: string; date: string; total_cases: number; total_deaths: number }[];
 }
 
+/** A list request as the client gave it; the service defaults `limit` and `offset`. */
+export interface ListQuery {
+  country?: string;
+  from?: string;
+  to?: string;
+  limit?: number;
+  offset?: number;
+}
+
 export interface ListFilter {
   countryKey?: string;
   from?: string;

@@ -7,7 +7,7 @@ import {
   Logger,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { ApiError, ErrorBody, MESSAGES } from '@app/common';
+import { ApiError, BODY_PROBLEMS, ErrorBody, MESSAGES } from '@app/common';
 import { isDatabaseUnavailable } from '@app/database';
 
 /** Statuses that HTTP itself (router, body parser) raises, with the API's message for each. */
@@ -82,16 +82,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
       const empty =
         error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
         /cannot be empty/i.test(error.message ?? '');
-      const detail = empty
-        ? 'le corps de la requête est vide'
-        : 'le corps doit être un document JSON valide';
+      const detail = empty ? BODY_PROBLEMS.empty : BODY_PROBLEMS.notJson;
       return { status, body: { error: MESSAGES.malformedJson, details: [detail] } };
     }
     if (status >= 500) {
       this.logger.error(`HTTP ${status} (${request}): ${describeError(error)}`);
       return { status, body: { error: STATUS_MESSAGES[status] ?? MESSAGES.internal } };
     }
-    return { status, body: { error: STATUS_MESSAGES[status] ?? 'Requête refusée.' } };
+    return { status, body: { error: STATUS_MESSAGES[status] ?? MESSAGES.refused } };
   }
 }
 

@@ -1,7 +1,8 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { ValidationError, getMetadataStorage, validateSync } from 'class-validator';
-import { ApiError, MESSAGES } from '@app/common';
+import { ApiError, BODY_PROBLEMS, FieldProblem, MESSAGES, problemMessage } from '@app/common';
+import { failedRules } from '@app/series';
 
 type Dto = new () => object;
 
@@ -16,14 +17,14 @@ function declaredProperties(metatype: Dto): Set<string> {
   return new Set(metadata.map((m) => m.propertyName));
 }
 
-/** A validated query or path: the (frozen) DTO, or the problems to answer with. */
-type Outcome = { instance: object } | { title: string; problems: string[] };
+/** A validated query or path: the (frozen) DTO, or the title and `details` to answer with. */
+type Outcome = { instance: object } | { title: string; details: string[] };
 
-function messages(errors: ValidationError[], input: Record<string, unknown>): string[] {
+function fieldProblems(errors: ValidationError[], input: Record<string, unknown>): FieldProblem[] {
   return errors.flatMap((error) =>
     input[error.property] === undefined
-      ? [`${error.property} : champ obligatoire`]
-      : Object.values(error.constraints ?? {}),
+      ? [{ field: error.property, problem: 'required' as const }]
+      : failedRules(error),
   );
 }
 
@@ -31,7 +32,8 @@ function messages(errors: ValidationError[], input: Record<string, unknown>): st
  * Validates bodies, queries and path parameters against their DTO with class-validator.
  * Bodies must be JSON objects whose fields the DTO declares (an unknown field is named and
  * refused) and hold plain values; query strings may carry extra parameters (cache busters), which
- * are dropped. Strings are never coerced into numbers in bodies.
+ * are dropped. Strings are never coerced into numbers in bodies. Problems are gathered as data
+ * (`FieldProblem`) and worded here, by the one catalogue (`problemMessage`).
  */
 @Injectable()
 export class ValidationPipe implements PipeTransform {
@@ -77,36 +79,42 @@ export class ValidationPipe implements PipeTransform {
           : MESSAGES.invalidParam;
 
     if (type === 'body' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
-      return { title, problems: ['le corps doit être un objet JSON'] };
+      return { title, details: [BODY_PROBLEMS.notAnObject] };
     }
     const input: Record<string, unknown> = {};
-    const problems: string[] = [];
+    const problems: FieldProblem[] = [];
+    const notPlain = new Set<string>();
     for (const [key, field] of Object.entries((value ?? {}) as Record<string, unknown>)) {
       if (!declared.has(key)) {
-        if (type === 'body') problems.push(`${key.slice(0, 100)} : champ inconnu`);
+        // Named in the answer, but no more than its first 100 characters.
+        if (type === 'body') problems.push({ field: key.slice(0, 100), problem: 'unknown' });
         continue;
       }
       if (type === 'body' && typeof field === 'object' && field !== null) {
         // Only plain values are expected; refusing here also keeps deep JSON out of the transformer.
-        problems.push(`${key} : doit être une valeur simple (nombre ou chaîne)`);
+        problems.push({ field: key, problem: 'not-plain' });
+        notPlain.add(key);
         continue;
       }
       input[key] = field;
     }
     const instance = plainToInstance(dto, input);
     const errors = validateSync(instance, { forbidUnknownValues: false });
-    const invalid = new Set(problems.map((p) => p.split(' : ')[0]));
+    // A field refused above is missing from the input: it is not reported a second time.
     problems.push(
-      ...messages(
-        errors.filter((e) => !invalid.has(e.property)),
+      ...fieldProblems(
+        errors.filter((e) => !notPlain.has(e.property)),
         input,
       ),
     );
-    return problems.length ? { title, problems: [...new Set(problems)] } : { instance };
+    // Unknown fields cut to 100 characters may read the same: one line for them.
+    return problems.length
+      ? { title, details: [...new Set(problems.map(problemMessage))] }
+      : { instance };
   }
 }
 
 function answer(outcome: Outcome): object {
   if ('instance' in outcome) return outcome.instance;
-  throw ApiError.badRequest(outcome.title, outcome.problems);
+  throw ApiError.badRequest(outcome.title, outcome.details);
 }

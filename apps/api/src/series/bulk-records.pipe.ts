@@ -1,7 +1,16 @@
 import { HttpStatus, Injectable, PipeTransform } from '@nestjs/common';
-import { ApiError, ErrorBody, MESSAGES } from '@app/common';
-import { MAX_BULK_RECORDS, RecordBodyDto } from '@app/series';
+import {
+  ApiError,
+  BODY_PROBLEMS,
+  ErrorBody,
+  MESSAGES,
+  RECORD_NOT_AN_OBJECT,
+  moreProblems,
+  recordLine,
+} from '@app/common';
+import { MAX_BULK_RECORDS } from '@app/series';
 import { ValidationPipe } from '../common/validation.pipe';
+import { RecordBodyDto } from './dto/record-body.dto';
 
 /** At most this many problem lines in a 400 answer (then one line says how many more). */
 export const MAX_DETAIL_LINES = 100;
@@ -17,9 +26,7 @@ export class BulkRecordsPipe implements PipeTransform {
 
   transform(value: unknown): RecordBodyDto[] {
     if (!Array.isArray(value)) {
-      throw ApiError.badRequest(MESSAGES.invalidBody, [
-        "le corps doit être un tableau JSON d'enregistrements",
-      ]);
+      throw ApiError.badRequest(MESSAGES.invalidBody, [BODY_PROBLEMS.notARecordArray]);
     }
     if (value.length > MAX_BULK_RECORDS) {
       throw new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, MESSAGES.bulkTooLarge);
@@ -28,7 +35,7 @@ export class BulkRecordsPipe implements PipeTransform {
     const problems: string[] = [];
     value.forEach((item: unknown, index) => {
       if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-        problems.push(`[${index}] doit être un objet JSON`);
+        problems.push(recordLine(index, RECORD_NOT_AN_OBJECT));
         return;
       }
       try {
@@ -41,13 +48,13 @@ export class BulkRecordsPipe implements PipeTransform {
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         const details = (error.getResponse() as ErrorBody).details ?? [];
-        problems.push(...details.map((line) => `[${index}] ${line}`));
+        problems.push(...details.map((line) => recordLine(index, line)));
       }
     });
     if (problems.length > 0) {
       const shown = problems.slice(0, MAX_DETAIL_LINES);
       if (problems.length > shown.length) {
-        shown.push(`… et ${problems.length - shown.length} autres problèmes`);
+        shown.push(moreProblems(problems.length - shown.length));
       }
       throw ApiError.badRequest(MESSAGES.invalidBody, shown);
     }

@@ -28,12 +28,9 @@ import { MESSAGES } from '@app/common';
 import {
   CachedValue,
   InjectSeries,
-  ListQueryDto,
   MAX_BULK_RECORDS,
-  RecordBodyDto,
   SeriesDefinition,
   SeriesService,
-  StatsQueryDto,
 } from '@app/series';
 import {
   ApiBadRequest,
@@ -51,6 +48,9 @@ import { IdParamDto } from '../common/id-param.dto';
 import { HttpCache } from '../http-cache/http-cache.decorator';
 import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { BulkRecordsPipe } from './bulk-records.pipe';
+import { ListQueryDto } from './dto/list-query.dto';
+import { RecordBodyDto } from './dto/record-body.dto';
+import { StatsQueryDto } from './dto/stats-query.dto';
 import { JSON_TYPE } from '../common/json-content-type';
 import { CLIENT_TIMEOUTS } from '../client-timeouts';
 import { CountryListItemResponse, CountryStatsResponse, RecordResponse } from './series.responses';

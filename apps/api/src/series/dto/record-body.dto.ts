@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
-import { IsApiDate, IsCount, IsCountryName, IsFiniteNumber } from './validators';
+import { IsApiDate, IsCount, IsCountryName, IsFiniteNumber, RecordValues } from '@app/series';
 
 /** Body of POST and PUT (a full replacement), for COVID and MPOX alike. */
-export class RecordBodyDto {
+export class RecordBodyDto implements RecordValues {
   @ApiProperty({
     example: '2021-03-15',
     format: 'date',

@@ -1,11 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional } from 'class-validator';
-import { IsApiDate, IsCountryName, IsIntegerFrom, toInteger } from './validators';
+import {
+  DEFAULT_LIST_LIMIT,
+  IsApiDate,
+  IsCountryName,
+  IsIntegerFrom,
+  ListQuery,
+  toInteger,
+} from '@app/series';
 
-export const DEFAULT_LIST_LIMIT = 100;
-
-export class ListQueryDto {
+export class ListQueryDto implements ListQuery {
   @ApiPropertyOptional({
     example: 'France',
     minLength: 1,

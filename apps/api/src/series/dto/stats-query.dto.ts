@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsCountryName } from './validators';
+import { IsCountryName } from '@app/series';
 
 export class StatsQueryDto {
   @ApiProperty({

@@ -1,0 +1,3 @@
+export * from './messages';
+export * from './field-problem';
+export * from './problem-messages';

@@ -1,0 +1,3 @@
+export * from './record-rules';
+export * from './rule-decorators';
+export * from './record-problems';

@@ -1,0 +1,70 @@
+import {
+  CONTROL_CHARACTERS,
+  FieldProblem,
+  addDays,
+  characterLength,
+  isCalendarDate,
+  todayUtc,
+} from '@app/common';
+
+export const MIN_RECORD_DATE = '1900-01-01';
+/** Length of a country name once trimmed, in characters. */
+const COUNTRY_NAME_LENGTH = { min: 1, max: 100 };
+
+let latest = { until: 0, date: '' };
+
+/** Tomorrow (UTC), the latest accepted record date; recomputed when the day changes. */
+function latestRecordDate(): string {
+  const now = Date.now();
+  if (now >= latest.until) {
+    const today = todayUtc(new Date(now));
+    latest = { until: Date.parse(`${today}T00:00:00Z`) + 86_400_000, date: addDays(today, 1) };
+  }
+  return latest.date;
+}
+
+/**
+ * The record rules as plain functions: each returns what is wrong with the value, as data (the
+ * edge words it), or undefined. The class-validator decorators and `recordProblems` (imports)
+ * share them: one set of rules.
+ */
+export function checkApiDate(
+  value: unknown,
+  range: boolean,
+  field: string,
+): FieldProblem | undefined {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    return { field, problem: 'not-a-date' };
+  }
+  if (!isCalendarDate(value)) return { field, problem: 'not-a-calendar-date', value };
+  if (range && (value < MIN_RECORD_DATE || value > latestRecordDate())) {
+    return { field, problem: 'date-out-of-range', earliest: MIN_RECORD_DATE };
+  }
+  return undefined;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function checkCountryName(value: unknown, field: string): FieldProblem | undefined {
+  if (typeof value !== 'string') return { field, problem: 'not-a-string' };
+  const trimmed = value.trim();
+  if (CONTROL_CHARACTERS.test(trimmed)) return { field, problem: 'control-character' };
+  // JSON may escape half of a character ("\ud800"): it could only be stored altered.
+  if (LONE_SURROGATE.test(trimmed)) return { field, problem: 'lone-surrogate' };
+  const length = characterLength(trimmed);
+  const { min, max } = COUNTRY_NAME_LENGTH;
+  if (length < min || length > max) return { field, problem: 'length-out-of-range', min, max };
+  return undefined;
+}
+
+export function checkCount(value: unknown, field: string): FieldProblem | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+    ? undefined
+    : { field, problem: 'not-an-integer-in-range', min: 0, max: Number.MAX_SAFE_INTEGER };
+}
+
+export function checkFiniteNumber(value: unknown, field: string): FieldProblem | undefined {
+  return typeof value === 'number' && Number.isFinite(value)
+    ? undefined
+    : { field, problem: 'not-a-number' };
+}

@@ -1,0 +1,77 @@
+import { FieldProblem } from '@app/common';
+import { ValidationArguments, ValidationError, registerDecorator } from 'class-validator';
+import { checkApiDate, checkCount, checkCountryName, checkFiniteNumber } from './record-rules';
+
+type Rule = (value: unknown, field: string) => FieldProblem | undefined;
+
+/** What a rule's decorator leaves in the `contexts` of a failed check. */
+interface RuleContext {
+  rule: Rule;
+}
+
+/**
+ * A class-validator decorator from one of the rules. class-validator keeps only text per failed
+ * check; the rule rides along in its context so that `failedRules` can give the problem as data.
+ */
+function ruleDecorator(name: string, rule: Rule) {
+  const context: RuleContext = { rule };
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName,
+      options: { context },
+      validator: {
+        validate: (value: unknown, args?: ValidationArguments) =>
+          rule(value, args?.property ?? propertyName) === undefined,
+        // Not shown to anyone, but class-validator leaves out the context of a check without one.
+        defaultMessage: () => name,
+      },
+    });
+}
+
+/**
+ * What is wrong with a field that failed its checks, one problem per failed check: the rule says
+ * it again from the value (checks from other decorators are only `invalid`).
+ */
+export function failedRules(error: ValidationError): FieldProblem[] {
+  return Object.keys(error.constraints ?? {}).map((check) => {
+    const context = error.contexts?.[check] as Partial<RuleContext> | undefined;
+    return (
+      context?.rule?.(error.value, error.property) ?? { field: error.property, problem: 'invalid' }
+    );
+  });
+}
+
+/** `YYYY-MM-DD`, a real calendar date; with `range`, from 1900-01-01 to tomorrow (UTC). */
+export function IsApiDate(options: { range: boolean }) {
+  return ruleDecorator('isApiDate', (value, field) => checkApiDate(value, options.range, field));
+}
+
+/** A country name: a string of 1 to 100 characters once trimmed, with no control characters. */
+export function IsCountryName() {
+  return ruleDecorator('isCountryName', checkCountryName);
+}
+
+/** A JSON integer from 0 to 2^53-1 (strings are never coerced). */
+export function IsCount() {
+  return ruleDecorator('isCount', checkCount);
+}
+
+/** A finite JSON number (negative values allowed: sources publish corrections). */
+export function IsFiniteNumber() {
+  return ruleDecorator('isFiniteNumber', checkFiniteNumber);
+}
+
+/** An integer in [min, 2^53-1]; query and path strings are converted before this runs. */
+export function IsIntegerFrom(min: number) {
+  return ruleDecorator('isIntegerFrom', (value, field) =>
+    typeof value === 'number' && Number.isSafeInteger(value) && value >= min
+      ? undefined
+      : { field, problem: 'not-an-integer-from', min },
+  );
+}
+
+/** Turns a strict decimal string into a number; anything else is left for the validator to refuse. */
+export const toInteger = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
