@@ -25,7 +25,7 @@ interface Watched {
 }
 
 async function open(browser: Browser, url: string, viewport = DESKTOP): Promise<Watched> {
-  const page = await browser.newPage({ viewport });
+  const page = await browser.newPage({ viewport, timezoneId: 'UTC' });
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text());
@@ -292,18 +292,21 @@ describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
     await page.locator('#status-form button[type="submit"]').click();
     await page.waitForSelector('#sources tbody tr');
     const cells = await page.locator('#sources tbody tr td').allInnerTexts();
-    // One cell per field of /api/sources, numbers formatted for French (narrow no-break space).
+    // Labelled cells, dates and numbers in French (narrow no-break space); the browser runs in UTC.
+    expect(await page.locator('#sources thead th').allInnerTexts()).toEqual([
+      'Source',
+      'Dernière tentative',
+      'Dernier succès',
+      'Résultat',
+      'Lignes',
+      'Erreur',
+    ]);
     expect(cells).toEqual([
-      'covid',
-      'https://example.org/covid.csv',
-      'false',
-      '2026-01-02T00:00:00.000Z',
-      '2026-01-02T00:00:00.000Z',
-      'updated',
-      '1\u202f234',
-      '0',
-      '0',
-      '—',
+      'covid https://example.org/covid.csv',
+      '02/01/2026 00:00:00',
+      '02/01/2026 00:00:00',
+      'mise à jour',
+      '1\u202f234 insérées, 0 modifiées, 0 inchangées',
       '—',
     ]);
     // The token went to /api/sources only, and stays in this tab's sessionStorage.

@@ -56,6 +56,16 @@
       tokenRefused: 'Jeton refusé.',
       noSources: 'Aucune source.',
       syncEvery: (interval, next) => `Synchronisation toutes les ${interval}, prochaine : ${next}.`,
+      sourceColumns: [
+        'Source',
+        'Dernière tentative',
+        'Dernier succès',
+        'Résultat',
+        'Lignes',
+        'Erreur',
+      ],
+      outcomes: { updated: 'mise à jour', unchanged: 'inchangée', failed: 'échec' },
+      rowCounts: (i, u, n) => `${i} insérées, ${u} modifiées, ${n} inchangées`,
       none: '—',
     },
     en: {
@@ -112,6 +122,9 @@
       tokenRefused: 'Token refused.',
       noSources: 'No source.',
       syncEvery: (interval, next) => `Sync every ${interval}, next: ${next}.`,
+      sourceColumns: ['Source', 'Last attempt', 'Last success', 'Outcome', 'Rows', 'Error'],
+      outcomes: { updated: 'updated', unchanged: 'unchanged', failed: 'failed' },
+      rowCounts: (i, u, n) => `${i} inserted, ${u} updated, ${n} unchanged`,
       none: '—',
     },
   };
@@ -527,27 +540,26 @@
       say('status-message', t(sync.enabled === false ? 'syncOff' : 'noSources'));
     }
     if (rows.length === 0) return;
-    const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
     const head = table.tHead.insertRow();
-    for (const column of columns) {
+    for (const label of t('sourceColumns')) {
       const th = document.createElement('th');
       th.scope = 'col';
-      th.textContent = column;
+      th.textContent = label;
       head.append(th);
     }
+    const time = (iso) =>
+      iso ? new Date(iso).toLocaleString(lang === 'fr' ? 'fr-FR' : 'en-GB') : t('none');
     for (const row of rows) {
       const tr = table.tBodies[0].insertRow();
-      for (const column of columns) {
-        const value = row[column];
-        tr.insertCell().textContent =
-          value === null || value === undefined
-            ? t('none')
-            : typeof value === 'number'
-              ? num(value)
-              : typeof value === 'object'
-                ? JSON.stringify(value)
-                : String(value);
-      }
+      const cells = [
+        `${row.dataset} ${row.url}`,
+        time(row.last_attempt_at),
+        time(row.last_success_at),
+        row.outcome ? t('outcomes')[row.outcome] || row.outcome : t('none'),
+        t('rowCounts')(num(row.rows_inserted), num(row.rows_updated), num(row.rows_unchanged)),
+        row.last_error || t('none'),
+      ];
+      for (const text of cells) tr.insertCell().textContent = text;
     }
   }
   $('status-form').addEventListener('submit', (event) => {
