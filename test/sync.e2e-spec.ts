@@ -208,6 +208,42 @@ async function holdLock(t: TestApp): Promise<() => Promise<void>> {
 }
 
 describe('an instance without scheduled sync', () => {
+  it('logs once how to load data when the store is empty, and not otherwise', async () => {
+    const lines: string[] = [];
+    const hint = () => lines.filter((line) => line.includes('the store is empty')).length;
+    const t = await bootTestApp(
+      { LOG_LEVEL: 'info' },
+      { logDestination: { write: (line: string) => void lines.push(line) } },
+    );
+    try {
+      expect(hint()).toBe(1);
+      expect(lines.find((line) => line.includes('the store is empty'))).toContain(
+        'npm run cli -- import covid|mpox <file-or-URL>',
+      );
+      await t.http
+        .post('/api/covid/data')
+        .set(t.auth())
+        .send({
+          date: '2024-01-01',
+          country: 'France',
+          total_cases: 1,
+          new_cases: 1,
+          total_deaths: 0,
+          new_deaths: 0,
+        })
+        .expect(201);
+      const again = await bootTestApp(
+        { LOG_LEVEL: 'info' },
+        { logDestination: { write: (line: string) => void lines.push(line) } },
+        t,
+      );
+      await again.close();
+      expect(hint()).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('lists no sources and says nothing of the data in health', async () => {
     const t = await bootTestApp();
     try {
