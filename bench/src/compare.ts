@@ -30,6 +30,8 @@ interface Options {
   build: Record<string, string>;
   /** Node's flags per build, where not those of `npm run start:prod`. */
   nodeFlags: Record<string, string>;
+  /** Extra environment of every API process (e.g. `CACHE_TTL_MS=0`: every request through Nest). */
+  apiEnv: Record<string, string>;
   procs: number;
   rounds: number;
   duration: number;
@@ -91,6 +93,12 @@ function parseOptions(argv: string[]): Options {
       '--out-dir <dir>',
       'where the JSON results go',
       resolve(PROJECT_ROOT, 'bench/results/ab'),
+    )
+    .option(
+      '--api-env <NAME=value>',
+      'extra environment of every API process (repeatable)',
+      named('--api-env NAME=value', true),
+      {},
     )
     .option('--label <label>', 'suffix of the result file name')
     .option(
@@ -173,7 +181,7 @@ async function main(): Promise<void> {
           `${name} #${p}`,
           resolve(main),
           port,
-          apiEnvironment(database.config, port),
+          apiEnvironment(database.config, port, options.apiEnv),
           [],
           flagsOf(name),
         );
