@@ -99,8 +99,8 @@ interface Round {
  * The rounds of a read route summed up (requests over all rounds, p50 the median round's, p99 the
  * worst round's) and the ratio of the two sums. The speed of this shared 2-core host drifts from
  * one second to the next; alternating API and baseline in short rounds puts both under the same
- * drift (bench/README.md: identical builds measured within 1 to 3 % of each other this way,
- * against +-10 points with one 10 s run each).
+ * drift (bench/README.md: identical builds come much closer to each other this way than with
+ * one long run each).
  */
 function combineRounds(rounds: Round[]): Round {
   const api = combineLoads(rounds.map((r) => r.api));

@@ -147,8 +147,8 @@ export class SeriesRepository {
 
   /**
    * `m(country_key, last_date)`. MySQL answers the GROUP BY with a loose index scan; SQLite would
-   * scan the whole index (30 ms for 225,171 rows), so it hops from country to country through the
-   * (country_key, date) index instead (< 1 ms), which MariaDB runs badly (seconds).
+   * scan the whole index, so it hops from country to country through the (country_key, date)
+   * index instead (two seeks per country), which MariaDB runs badly.
    */
   private latestDates(): string {
     if (this.dataSource.options.type === 'mysql') {
