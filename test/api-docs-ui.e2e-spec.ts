@@ -1,9 +1,8 @@
-import { Browser, chromium } from 'playwright-core';
+import { Browser } from 'playwright-core';
+import { launchChromium } from './support/chromium';
 import { appRoutes } from './support/app-routes';
 import { TestApp, bootTestApp } from './support/test-app';
 
-/** Debian's chromium (.ci/run installs it when missing). */
-const CHROMIUM = '/usr/bin/chromium';
 const PORT = 3231;
 
 describe('Swagger UI (/api/docs) in headless Chromium', () => {
@@ -13,19 +12,7 @@ describe('Swagger UI (/api/docs) in headless Chromium', () => {
   beforeAll(async () => {
     t = await bootTestApp();
     await t.app.listen(PORT, '127.0.0.1');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SourceRepository } from '@app/database';
-import { Browser, Page, chromium } from 'playwright-core';
+import { Browser, Page } from 'playwright-core';
+import { launchChromium } from './support/chromium';
 import { cliTestBed } from './support/cli-test-bed';
 import { TestApp, bootTestApp } from './support/test-app';
 
@@ -9,7 +10,6 @@ import { TestApp, bootTestApp } from './support/test-app';
  * The dashboard in headless Chromium (slow: imports the JHU and MPOX files first). Screenshots and
  * the measured first paint go to test-output/dashboard/<database>/.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const PORT = 3241;
 const THROTTLED_PORT = 3242;
 const DATA = join(__dirname, '../../shared/data');
@@ -98,19 +98,7 @@ describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
     }
     await bed.t.app.listen(PORT, '127.0.0.1');
     mkdirSync(OUTPUT, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 300_000);
   afterAll(async () => {
     await browser?.close();
