@@ -174,7 +174,7 @@ describe('an instance killed in the middle of a sync', () => {
       // GET_LOCK belongs to a connection, and the dead instance's connection went with it.)
       const redis = new Redis(REDIS_URL);
       const keys = await redis.keys('covid-api-sync:*');
-      const left = await redis.pttl(keys[0]);
+      const left = keys.length === 1 ? await redis.pttl(keys[0]) : undefined;
       redis.disconnect();
       expect(keys).toHaveLength(1);
       expect(left).toBeGreaterThan(0);

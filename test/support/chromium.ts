@@ -1,7 +1,7 @@
 import { Browser, chromium } from 'playwright-core';
 
 /** Debian's chromium (the pre-test step installs it when missing). */
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 
 /**
  * Headless Chromium as the browser tests need it: no sandbox (tests run as root), and none of the
