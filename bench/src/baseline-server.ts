@@ -35,12 +35,7 @@ function main(): void {
       res.writeHead(
         answer.status,
         withApiHeaders
-          ? {
-              ...answer.headers,
-              'x-request-id': randomUUID(),
-              'content-type': answer.type,
-              'content-length': answer.body.length,
-            }
+          ? withHeadersOf(answer)
           : { 'content-type': answer.type, 'content-length': answer.body.length },
       );
       res.end(answer.body);
@@ -49,6 +44,24 @@ function main(): void {
   server.keepAliveTimeout = 72_000;
   server.listen(Number(port), '127.0.0.1');
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
+}
+
+/**
+ * Every header the API sent, built by assignment as Fastify builds its replies' headers: with an
+ * object literal spread from the recorded ones, Node's `writeHead` took far longer, and this
+ * reference charged that to the headers themselves.
+ */
+function withHeadersOf(answer: {
+  type: string;
+  body: { length: number };
+  headers: Record<string, string>;
+}): Record<string, string | number> {
+  const headers: Record<string, string | number> = {};
+  for (const name of Object.keys(answer.headers)) headers[name] = answer.headers[name];
+  headers['x-request-id'] = randomUUID();
+  headers['content-type'] = answer.type;
+  headers['content-length'] = answer.body.length;
+  return headers;
 }
 
 main();
