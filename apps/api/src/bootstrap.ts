@@ -42,6 +42,9 @@ export async function createApp(
     clientErrorHandler,
     // A request without Host gets the API's JSON 400 (requireHostHeader below), not Node's empty one.
     http: { requireHostHeader: false },
+    // No Nest middleware (Fastify hooks, guards and pipes do that work), so no @fastify/middie hook
+    // on every request. A middleware needs this removed (start-up fails: `use` is not a function).
+    skipMiddie: true,
   });
   const logger = createAppLogger(config.logLevel, options.logDestination);
   const app = await NestFactory.create<NestFastifyApplication>(

@@ -8,7 +8,7 @@ export function closeConnectionsWhenStopping(app: NestFastifyApplication): void 
     .getHttpAdapter()
     .getInstance()
     .addHook('onSend', (_request, reply, payload, done) => {
-      if (drain.stopping) void reply.header('Connection', 'close');
+      if (drain.stopping) void reply.header('connection', 'close');
       done(null, payload);
     });
 }

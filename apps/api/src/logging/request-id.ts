@@ -22,7 +22,8 @@ export function echoRequestId(app: NestFastifyApplication): void {
     .getHttpAdapter()
     .getInstance()
     .addHook('onRequest', (request, reply, done) => {
-      void reply.header(REQUEST_ID_HEADER, request.id);
+      // Lower case, as Fastify keeps header names: the name is not lowered again per request.
+      void reply.header('x-request-id', request.id);
       done();
     });
 }

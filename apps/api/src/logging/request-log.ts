@@ -35,6 +35,11 @@ export function logRequests(app: NestFastifyApplication): void {
     .getInstance()
     .addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
       const status = reply.statusCode;
+      // A success is logged at info or debug (below info): nothing to do when info is off.
+      if (status < 400 && !logger.isLevelEnabled('info')) {
+        done();
+        return;
+      }
       // Worked out at most once: for a success always (its level depends on it), for an error only
       // when its line is written.
       const path = status < 400 ? pathOf(request) : undefined;

@@ -173,17 +173,21 @@ export class ClientThrottlerGuard extends ThrottlerGuard implements ImmediateGua
     return { throttles, now: countable ? throttles.map((t) => this.nowThrottle(t)) : null };
   }
 
-  /** The header names `handleRequest` builds on every request, as it builds them. */
+  /**
+   * The header names `handleRequest` builds on every request, built once, in lower case as Fastify
+   * keeps them (the same on the wire; not lowered again per request).
+   */
   private nowThrottle(throttle: RouteThrottle): NowThrottle {
     const name = throttle.throttler.name as string;
     const suffix = name === 'default' ? '' : `-${name}`;
     const setHeaders = throttle.throttler.setHeaders ?? this.commonOptions.setHeaders ?? true;
+    const lower = (header: string) => header.toLowerCase();
     const headers = setHeaders
       ? {
-          limit: `${this.headerPrefix}-Limit${suffix}`,
-          remaining: `${this.headerPrefix}-Remaining${suffix}`,
-          reset: `${this.headerPrefix}-Reset${suffix}`,
-          retryAfter: `Retry-After${suffix}`,
+          limit: lower(`${this.headerPrefix}-Limit${suffix}`),
+          remaining: lower(`${this.headerPrefix}-Remaining${suffix}`),
+          reset: lower(`${this.headerPrefix}-Reset${suffix}`),
+          retryAfter: lower(`Retry-After${suffix}`),
         }
       : null;
     return { ...throttle, name, headers };
