@@ -24,6 +24,7 @@ const SLOW_SUITES = [
   'health',
   'http-caching',
   'import-formats',
+  'import-statistics',
   'import-url',
   'overload',
   'races',

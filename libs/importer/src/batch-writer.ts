@@ -40,6 +40,9 @@ export class BatchWriter {
   private batch = emptyBatch();
   /** The batch being written: resolves to its failure, kept until awaited. */
   private writing: Promise<ImportError | undefined> = Promise.resolve(undefined);
+  private batchesCommitted = 0;
+  /** Whether the table's statistics were refreshed since the last batch committed. */
+  private statisticsCurrent = true;
 
   constructor(
     private readonly repository: SeriesRepository,
@@ -59,6 +62,7 @@ export class BatchWriter {
   async finish(): Promise<void> {
     if (this.batch.records.length > 0) await this.send();
     await this.stop();
+    if (!this.statisticsCurrent) await this.refreshStatistics();
   }
 
   /** Waits for the batch being written, if any, and throws its failure; the rest is not written. */
@@ -79,6 +83,16 @@ export class BatchWriter {
     this.batch = emptyBatch();
   }
 
+  /**
+   * The table's statistics brought up to date (`SeriesRepository.refreshStatistics`). They only
+   * steer query plans: a failure keeps the old ones and never fails the import.
+   */
+  private async refreshStatistics(): Promise<undefined> {
+    this.statisticsCurrent = true;
+    await this.repository.refreshStatistics().catch(() => undefined);
+    return undefined;
+  }
+
   private write(batch: Batch): Promise<ImportError | undefined> {
     return this.repository.upsertMany(batch.records).then(
       (counts) => {
@@ -88,7 +102,12 @@ export class BatchWriter {
         const first = this.counts.writtenLines?.first ?? batch.firstLine;
         this.counts.writtenLines = { first, last: batch.lastLine };
         this.options.committed?.();
-        return undefined;
+        this.batchesCommitted++;
+        this.statisticsCurrent = false;
+        // After the 1st, 2nd, 4th, 8th... batch (and the last): a table filling up from empty
+        // keeps statistics within twice its size, for a handful of refreshes per import.
+        const n = this.batchesCommitted;
+        return (n & (n - 1)) === 0 ? this.refreshStatistics() : undefined;
       },
       (error: unknown) =>
         new ImportError(
