@@ -43,7 +43,7 @@ export async function createApp(
     // A request without Host gets the API's JSON 400 (requireHostHeader below), not Node's empty one.
     http: { requireHostHeader: false },
     // No Nest middleware (Fastify hooks, guards and pipes do that work), so no @fastify/middie hook
-    // on every request. A middleware needs this removed (start-up fails: `use` is not a function).
+    // on every request. A Nest middleware would need this option removed.
     skipMiddie: true,
   });
   const logger = createAppLogger(config.logLevel, options.logDestination);
