@@ -31,6 +31,13 @@ interface Batch {
 const emptyBatch = (): Batch => ({ records: [], firstLine: 0, lastLine: 0 });
 
 /**
+ * Whether the table's statistics are refreshed after the `n`th batch: the 1st, 2nd, 4th, 8th...
+ * (and the last, in `finish`), so a table filling up from empty keeps statistics within twice its
+ * size, for a handful of refreshes per import. True for `n` = 0: nothing written, none to do.
+ */
+const refreshesAfter = (n: number): boolean => (n & (n - 1)) === 0;
+
+/**
  * Writes records in batches of `IMPORT_BATCH`, each in one transaction, one batch at a time: the
  * next batch is collected while one is written. A failed batch is reported (as an ImportError naming
  * its lines) when the writer is next used, and nothing is written after it. Batches are committed
@@ -41,8 +48,6 @@ export class BatchWriter {
   /** The batch being written: resolves to its failure, kept until awaited. */
   private writing: Promise<ImportError | undefined> = Promise.resolve(undefined);
   private batchesCommitted = 0;
-  /** Whether the table's statistics were refreshed since the last batch committed. */
-  private statisticsCurrent = true;
 
   constructor(
     private readonly repository: SeriesRepository,
@@ -62,7 +67,8 @@ export class BatchWriter {
   async finish(): Promise<void> {
     if (this.batch.records.length > 0) await this.send();
     await this.stop();
-    if (!this.statisticsCurrent) await this.refreshStatistics();
+    // The last batch, unless it was one of the refreshed ones.
+    if (!refreshesAfter(this.batchesCommitted)) await this.refreshStatistics();
   }
 
   /** Waits for the batch being written, if any, and throws its failure; the rest is not written. */
@@ -88,7 +94,6 @@ export class BatchWriter {
    * steer query plans: a failure keeps the old ones and never fails the import.
    */
   private async refreshStatistics(): Promise<undefined> {
-    this.statisticsCurrent = true;
     await this.repository.refreshStatistics().catch(() => undefined);
     return undefined;
   }
@@ -103,11 +108,7 @@ export class BatchWriter {
         this.counts.writtenLines = { first, last: batch.lastLine };
         this.options.committed?.();
         this.batchesCommitted++;
-        this.statisticsCurrent = false;
-        // After the 1st, 2nd, 4th, 8th... batch (and the last): a table filling up from empty
-        // keeps statistics within twice its size, for a handful of refreshes per import.
-        const n = this.batchesCommitted;
-        return (n & (n - 1)) === 0 ? this.refreshStatistics() : undefined;
+        return refreshesAfter(this.batchesCommitted) ? this.refreshStatistics() : undefined;
       },
       (error: unknown) =>
         new ImportError(

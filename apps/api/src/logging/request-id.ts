@@ -6,13 +6,15 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
+/** The name as Node and Fastify key it (lower case): Fastify need not lower it on every request. */
+const REQUEST_ID_KEY = REQUEST_ID_HEADER.toLowerCase();
 
 /**
  * Fastify's `genReqId`: the caller's `X-Request-Id` when it is sane, otherwise a new UUID. Fastify
  * hands it to the raw request, where the request log line picks it up.
  */
 export function requestId(request: IncomingMessage): string {
-  const incoming = request.headers['x-request-id'];
+  const incoming = request.headers[REQUEST_ID_KEY];
   return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }
 
@@ -22,8 +24,7 @@ export function echoRequestId(app: NestFastifyApplication): void {
     .getHttpAdapter()
     .getInstance()
     .addHook('onRequest', (request, reply, done) => {
-      // Lower case, as Fastify keeps header names: the name is not lowered again per request.
-      void reply.header('x-request-id', request.id);
+      void reply.header(REQUEST_ID_KEY, request.id);
       done();
     });
 }
