@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# What `npm test` needs beyond `npm ci`: the local MariaDB and Redis (several suites use them) and
-# Debian's chromium (the browser tests). Starts what is down and installs chromium when it can
-# (root with apt-get, as on the development and CI machines); otherwise stops at once with one
-# line naming what is missing and how to get it. The checks are variables so a test can point
+# What `npm test` needs beyond `npm ci`: the local MariaDB and Redis (several suites use them),
+# Debian's chromium (the browser tests) and nginx (a real proxy in front of the API; the tests
+# start their own, never the system service). Starts what is down and installs the packages when
+# it can (root with apt-get, as on the development and CI machines); otherwise stops at once with
+# one line naming what is missing and how to get it. The checks are variables so a test can point
 # them elsewhere.
 set -uo pipefail
 
 CHROMIUM="${PREREQ_CHROMIUM:-/usr/bin/chromium}"
-INSTALL="${PREREQ_INSTALL:-auto}" # auto: install chromium when root with apt-get; never: only report
+NGINX="${PREREQ_NGINX:-/usr/sbin/nginx}"
+INSTALL="${PREREQ_INSTALL:-auto}" # auto: install packages when root with apt-get; never: only report
 MARIADB_CHECK="${PREREQ_MARIADB_CHECK:-mariadb -uroot -h127.0.0.1 -e 'SELECT 1'}"
 MARIADB_START="${PREREQ_MARIADB_START:-start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd}"
 REDIS_CHECK="${PREREQ_REDIS_CHECK:-redis-cli -h 127.0.0.1 ping}"
@@ -36,14 +38,19 @@ service() { # name, check, start
 service "MariaDB (127.0.0.1:3306, root)" "$MARIADB_CHECK" "$MARIADB_START"
 service "Redis (127.0.0.1:6379)" "$REDIS_CHECK" "$REDIS_START"
 
-if [ ! -x "$CHROMIUM" ]; then
-  how="apt-get update && apt-get install -y chromium"
+# A Debian package whose program is missing is installed (root with apt-get), else reported.
+package() { # package, program, what the tests do with it
+  [ -x "$2" ] && return 0
+  how="apt-get update && apt-get install -y $1"
   if [ "$INSTALL" = auto ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "npm test: installing Debian's chromium for the browser tests ($how)" >&2
-    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; } >/dev/null 2>&1 ||
-      missing "installing chromium failed; run as root: $how"
-    [ -x "$CHROMIUM" ] || missing "chromium is still missing at $CHROMIUM after: $how"
+    echo "npm test: installing Debian's $1 ($3): $how" >&2
+    { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y "$1"; } >/dev/null 2>&1 ||
+      missing "installing $1 failed; run as root: $how"
+    [ -x "$2" ] || missing "$1 is still missing at $2 after: $how"
   else
-    missing "Debian's chromium is missing at $CHROMIUM (the browser tests drive it); install it as root with: $how"
+    missing "Debian's $1 is missing at $2 ($3); install it as root with: $how"
   fi
-fi
+}
+
+package chromium "$CHROMIUM" "the browser tests drive it"
+package nginx "$NGINX" "the trusted-proxy tests run it in front of the API"

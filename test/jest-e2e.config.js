@@ -31,6 +31,7 @@ const SLOW_SUITES = [
   'several-instances',
   'startup',
   'sync-instances',
+  'trusted-proxy',
 ];
 const SLOW = `/test/(${SLOW_SUITES.join('|')})\\.e2e-spec\\.ts$`;
 const LAYER = process.env.TEST_LAYER ?? 'all';

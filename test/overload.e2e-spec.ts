@@ -23,7 +23,7 @@ describe('overload', () => {
     t = await bootTestApp({
       THROTTLE_LIMIT: String(LIMIT),
       THROTTLE_TTL: String(TTL_SECONDS),
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: 'loopback',
     });
   });
   afterAll(() => t.close());

@@ -49,7 +49,7 @@ describe('rate limiting', () => {
 describe('rate limiting by address (TRUST_PROXY)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await bootTestApp({ THROTTLE_LIMIT: '2', THROTTLE_TTL: '60', TRUST_PROXY: 'true' });
+    t = await bootTestApp({ THROTTLE_LIMIT: '2', THROTTLE_TTL: '60', TRUST_PROXY: 'loopback' });
   });
   afterAll(() => t.close());
 
@@ -66,6 +66,15 @@ describe('rate limiting by address (TRUST_PROXY)', () => {
     expect((await from('2001:db8:1:3::1')).status).toBe(200);
     expect((await from('192.0.2.1')).status).toBe(200);
     expect((await from('192.0.2.2')).status).toBe(200);
+  });
+
+  it('takes the address the trusted proxy saw, not what the client wrote before it', async () => {
+    // The caller (198.51.100.7 as the loopback proxy saw it) forges a new first entry each time.
+    const statuses = [];
+    for (const forged of ['10.9.9.1', '10.9.9.2', '10.9.9.3'])
+      statuses.push((await from(`${forged}, 198.51.100.7`)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    expect((await from('10.9.9.4, 198.51.100.8')).status).toBe(200);
   });
 });
 

@@ -32,6 +32,7 @@ describe('the production start command', () => {
     [{ THROTTLE_LIMIT: '-5' }, 'THROTTLE_LIMIT'],
     [{ NODE_ENV: 'production' }, 'DB_TYPE'],
     [{ API_TOKENS: 'nocolon' }, 'API_TOKENS'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY=true is refused: it trusts every hop'],
   ])('stops at start-up on %p, naming %s', (env, variable) => {
     const result = startWith(env);
     expect(result.status).toBe(1);

@@ -13,6 +13,7 @@ function prerequisites(env: Record<string, string>) {
       PREREQ_MARIADB_CHECK: 'true',
       PREREQ_REDIS_CHECK: 'true',
       PREREQ_CHROMIUM: process.execPath, // an executable that exists
+      PREREQ_NGINX: process.execPath,
       ...env,
     },
     encoding: 'utf8',
@@ -34,6 +35,14 @@ describe('the pre-test step (scripts/test-prerequisites.sh)', () => {
     expect(prerequisites({ PREREQ_CHROMIUM: missing, PREREQ_INSTALL: 'never' })).toEqual({
       code: 1,
       stderr: `npm test: Debian's chromium is missing at ${missing} (the browser tests drive it); install it as root with: apt-get update && apt-get install -y chromium\n`,
+    });
+  });
+
+  it('stops with one line naming a missing nginx and the command that installs it', () => {
+    const missing = join(dir, 'nginx');
+    expect(prerequisites({ PREREQ_NGINX: missing, PREREQ_INSTALL: 'never' })).toEqual({
+      code: 1,
+      stderr: `npm test: Debian's nginx is missing at ${missing} (the trusted-proxy tests run it in front of the API); install it as root with: apt-get update && apt-get install -y nginx\n`,
     });
   });
 

@@ -1,10 +1,10 @@
 /**
  * `npm run soak`: the long overload run, against the built server in its own process.
  *
- * One stream of requests comes from ever new client addresses (X-Forwarded-For, TRUST_PROXY=true),
- * each within its budget; another floods from one address, above the limit. The server's resident
- * memory is sampled throughout: with idle rate-limit counters swept every TTL it must level off
- * instead of growing with the number of addresses seen.
+ * One stream of requests comes from ever new client addresses (X-Forwarded-For, sent from loopback
+ * with TRUST_PROXY=loopback), each within its budget; another floods from one address, above the
+ * limit. The server's resident memory is sampled throughout: with idle rate-limit counters swept
+ * every TTL it must level off instead of growing with the number of addresses seen.
  *
  * Environment: SOAK_SECONDS (default 120), SOAK_PORT (3410), SOAK_CONNECTIONS (20),
  * SOAK_TTL (5 s), SOAK_LIMIT (20).
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
       API_TOKENS: 'soak:soak-token-0123456789',
       THROTTLE_LIMIT: String(LIMIT),
       THROTTLE_TTL: String(TTL),
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: 'loopback',
       LOG_LEVEL: 'error',
       REDIS_URL: '',
     },

@@ -1,4 +1,5 @@
 import { ConfigValidationError, loadConfig } from './index';
+import { TRUST_PROXY_TRUE_REFUSED } from './trust-proxy';
 
 function problems(env: NodeJS.ProcessEnv): string[] {
   try {
@@ -59,7 +60,7 @@ describe('configuration', () => {
       BODY_LIMIT: '512kb',
       LOG_LEVEL: 'warn',
       CORS_ORIGINS: 'https://a.example, https://b.example',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '2',
       SHUTDOWN_TIMEOUT: '30',
       TOKEN_REFRESH_MS: '250',
       HTTP_CACHE_MAX_AGE: '60',
@@ -86,7 +87,7 @@ describe('configuration', () => {
       bodyLimitBytes: 512 * 1024,
       logLevel: 'warn',
       corsOrigins: ['https://a.example', 'https://b.example'],
-      trustProxy: true,
+      trustProxy: 2,
       shutdownTimeoutSeconds: 30,
       tokenRefreshMs: 250,
       httpCache: { maxAgeSeconds: 60, staleWhileRevalidateSeconds: 0 },
@@ -106,6 +107,16 @@ describe('configuration', () => {
     [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '0' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '11' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '-1' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'abc' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '::1/129' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/8/8' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '1.2.3' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.2, Loopback' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: ' , ' }, 'TRUST_PROXY'],
     [{ SHUTDOWN_TIMEOUT: '0' }, 'SHUTDOWN_TIMEOUT'],
     [{ TOKEN_REFRESH_MS: '50' }, 'TOKEN_REFRESH_MS'],
     [{ DB_TIMEOUT_MS: '10' }, 'DB_TIMEOUT_MS'],
@@ -119,6 +130,45 @@ describe('configuration', () => {
     const found = problems(env);
     expect(found).toHaveLength(1);
     expect(found[0]).toContain(variable);
+  });
+
+  it.each([
+    [undefined, false],
+    ['', false],
+    ['false', false],
+    ['1', 1],
+    ['2', 2],
+    ['10', 10],
+    ['10.0.0.2', ['10.0.0.2']],
+    ['10.0.0.0/8, ::1', ['10.0.0.0/8', '::1']],
+    ['loopback,uniquelocal', ['loopback', 'uniquelocal']],
+    ['172.16.0.0/12,fd00::/8,linklocal', ['172.16.0.0/12', 'fd00::/8', 'linklocal']],
+  ])('takes TRUST_PROXY=%p as Fastify does: %p', (value, trustProxy) => {
+    expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).trustProxy).toEqual(
+      trustProxy,
+    );
+  });
+
+  it.each(['true', 'TRUE', ' true '])(
+    'refuses TRUST_PROXY=%p, saying why and what to set instead',
+    (value) => {
+      expect(problems({ TRUST_PROXY: value })).toEqual([TRUST_PROXY_TRUE_REFUSED]);
+      expect(TRUST_PROXY_TRUE_REFUSED).toBe(
+        'TRUST_PROXY=true is refused: it trusts every hop, so a client can forge X-Forwarded-For ' +
+          'and pick its own address (and rate-limit budget); set the number of proxies in front ' +
+          '(1 to 10, e.g. 1) or their addresses, comma-separated (e.g. 10.0.0.2, 172.16.0.0/12 ' +
+          'or loopback), or false without a proxy',
+      );
+    },
+  );
+
+  it('names the entries of TRUST_PROXY it cannot read', () => {
+    expect(problems({ TRUST_PROXY: '10.0.0.2, abc, 10.0.0.0/33' })).toEqual([
+      'TRUST_PROXY: not an address, CIDR or range name: "abc", "10.0.0.0/33"; set the number of ' +
+        'proxies in front (1 to 10, e.g. 1) or their addresses, comma-separated (e.g. 10.0.0.2, ' +
+        '172.16.0.0/12 or loopback), or false without a proxy',
+    ]);
+    expect(problems({ TRUST_PROXY: '0' })[0]).toMatch(/^TRUST_PROXY: 0 proxies is out of range; /);
   });
 
   it('requires DB_TYPE explicitly with NODE_ENV=production', () => {

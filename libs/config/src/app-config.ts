@@ -1,5 +1,6 @@
 import { ConfigValidationError, validateEnvironment } from './env.validation';
 import { SyncConfig, parseSyncConfig } from './sync-config';
+import { TrustProxy, parseTrustProxy } from './trust-proxy';
 import { RATE_BUDGET_SHAPE, RATE_BUDGET_SYNTAX, RateBudget, parseRateBudget } from './rate-budget';
 
 /** A client's name (static tokens and the admin CLI's): 1 to 64 letters, digits, . _ @ -. */
@@ -43,7 +44,8 @@ export interface AppConfig {
   bodyLimitBytes: number;
   logLevel: string;
   corsOrigins: string[];
-  trustProxy: boolean;
+  /** The proxies trusted to tell the client's address (`TRUST_PROXY`); false: none. */
+  trustProxy: TrustProxy;
   /** Seconds a graceful shutdown may take before the process exits anyway (code 1). */
   shutdownTimeoutSeconds: number;
   /** How often each instance checks the database for token changes (ms). */
@@ -144,7 +146,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimitBytes: parseByteSize(env.BODY_LIMIT ?? '5mb'),
     logLevel: env.LOG_LEVEL ?? 'info',
     corsOrigins,
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     shutdownTimeoutSeconds: env.SHUTDOWN_TIMEOUT ?? 10,
     tokenRefreshMs: env.TOKEN_REFRESH_MS ?? 1000,
     cacheTtlMs: env.CACHE_TTL_MS ?? 1000,

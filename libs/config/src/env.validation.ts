@@ -10,11 +10,24 @@ import {
   Min,
   MinLength,
   ValidateIf,
+  ValidateBy,
   validateSync,
 } from 'class-validator';
+import { trustProxyProblem } from './trust-proxy';
 
 export const DB_TYPES = ['sqlite', 'mysql'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** A `TRUST_PROXY` value Fastify can take safely; the message says why another one is refused. */
+function IsTrustProxy(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isTrustProxy',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && !trustProxyProblem(value),
+      defaultMessage: (args) => trustProxyProblem(String(args?.value)) ?? 'TRUST_PROXY: invalid',
+    },
+  });
+}
 
 /**
  * Raw environment variables as the contract names them. Every field is validated once, at
@@ -123,8 +136,9 @@ export class EnvironmentVariables {
   @IsString()
   CORS_ORIGINS?: string;
 
+  /** `false`, a hop count or the proxies' addresses (parsed by `parseTrustProxy`); never `true`. */
   @IsOptional()
-  @IsIn(['true', 'false'], { message: 'TRUST_PROXY must be "true" or "false"' })
+  @IsTrustProxy()
   TRUST_PROXY?: string;
 
   /** Seconds a shutdown (SIGTERM, SIGINT) may take before the process is forced to exit. */
