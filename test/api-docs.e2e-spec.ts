@@ -17,6 +17,7 @@ interface Operation {
   requestBody?: { content: Record<string, { schema?: { $ref?: string } }> };
   responses: Record<string, Response>;
   security?: Array<Record<string, string[]>>;
+  'x-required-scopes'?: string[];
 }
 interface OpenApi {
   openapi: string;
@@ -113,6 +114,34 @@ describe('OpenAPI document (/api/docs-json)', () => {
         });
       }
     }
+  });
+
+  it('names the scopes each token operation needs, with its 403', () => {
+    for (const route of routes) {
+      const op = operation(route);
+      if (route.isPublic) {
+        expect({ route, scopes: op['x-required-scopes'], has403: '403' in op.responses }).toEqual({
+          route,
+          scopes: undefined,
+          has403: false,
+        });
+        continue;
+      }
+      expect(route.scopes).toEqual(expect.arrayContaining([expect.stringMatching(/:/)]));
+      expect({ route, scopes: op['x-required-scopes'] }).toEqual({ route, scopes: route.scopes });
+      const forbidden = op.responses['403'];
+      expect({ route, description: forbidden.description }).toEqual({
+        route,
+        description: `The token lacks the scope ${route.scopes!.map((s) => `\`${s}\``).join(' and ')}`,
+      });
+      expect(forbidden.content?.['application/json'].example).toEqual({
+        error: MESSAGES.insufficientScope,
+      });
+      expect(forbidden.headers).toHaveProperty('WWW-Authenticate');
+    }
+    expect(operation({ method: 'delete', path: '/api/mpox/data/{id}', isPublic: false })).toEqual(
+      expect.objectContaining({ 'x-required-scopes': ['mpox:write'] }),
+    );
   });
 
   it('documents every error status with the error body and an example', () => {

@@ -5,6 +5,14 @@ import { TestApp, bootTestApp } from './support/test-app';
 
 const TOKEN_LINE = /^(cmx_[A-Za-z0-9_-]{43})\n$/;
 
+const RECORD = {
+  country: 'Chile',
+  total_cases: 10,
+  new_cases: 1,
+  total_deaths: 0,
+  new_deaths: 0,
+};
+
 function tokenOf(result: CliResult): string {
   expect(result.code).toBe(0);
   const match = TOKEN_LINE.exec(result.stdout);
@@ -32,7 +40,8 @@ describe('admin command line: tokens', () => {
     const first = tokenOf(created);
     const firstPrefix = first.slice(0, 12);
     expect(created.stderr).toBe(
-      `Token issued for "partner-a" (prefix ${firstPrefix}). Store it now: it is never shown again.\n`,
+      `Token issued for "partner-a" (prefix ${firstPrefix}). Store it now: it is never shown again.\n` +
+        'Scopes: covid:read,mpox:read (the default: reading only; --scope or "tokens scope" grants more).\n',
     );
 
     await tokens.refresh();
@@ -53,7 +62,7 @@ describe('admin command line: tokens', () => {
     const listed = await cli('tokens', 'list');
     expect(listed.code).toBe(0);
     const lines = listed.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^CLIENT +PREFIX +CREATED +LAST USED +STATE +RATE LIMIT$/);
+    expect(lines[0]).toMatch(/^CLIENT +PREFIX +CREATED +LAST USED +STATE +RATE LIMIT +SCOPES$/);
     expect(lines).toHaveLength(3);
     for (const [line, prefix] of [
       [lines[1], firstPrefix],
@@ -61,7 +70,7 @@ describe('admin command line: tokens', () => {
     ]) {
       expect(line).toMatch(
         new RegExp(
-          `^partner-a +${prefix.replace(/[-]/g, '\\-')} +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ +valid +default$`,
+          `^partner-a +${prefix.replace(/[-]/g, '\\-')} +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ +valid +default +covid:read,mpox:read$`,
         ),
       );
     }
@@ -201,6 +210,107 @@ describe('admin command line: tokens', () => {
     expect(listed.stdout.split('\n').filter((line) => line.startsWith('race '))).toHaveLength(1);
   });
 
+  it('grants scopes with --scope, keeps them on rotation and changes them with "tokens scope"', async () => {
+    const created = await cli('tokens', 'create', 'feeder', '--scope', 'covid:write, covid:write');
+    const token = tokenOf(created);
+    expect(created.stderr).toMatch(/\nScopes: covid:write\.\n$/);
+    await tokens.refresh();
+    const post = (date: string) =>
+      t.http
+        .post('/api/covid/data')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ ...RECORD, date });
+    expect((await post('2023-01-01')).status).toBe(201);
+    const read = await get(token);
+    expect(read.status).toBe(403);
+    expect(read.headers['www-authenticate']).toBe(
+      'Bearer error="insufficient_scope", scope="covid:read"',
+    );
+
+    const rotated = tokenOf(await cli('tokens', 'rotate', 'feeder'));
+    await tokens.refresh();
+    expect((await get(rotated)).status).toBe(403);
+
+    expect(await cli('tokens', 'scope', 'feeder', 'covid:read,covid:write')).toEqual({
+      code: 0,
+      stdout: 'Scopes of "feeder": covid:read,covid:write.\n',
+      stderr: '',
+    });
+    await tokens.refresh();
+    for (const each of [token, rotated]) expect((await get(each)).status).toBe(200);
+
+    const narrowed = tokenOf(await cli('tokens', 'rotate', 'feeder', '--scope', 'mpox:read'));
+    await tokens.refresh();
+    for (const each of [token, rotated, narrowed]) expect((await get(each)).status).toBe(403);
+    const listed = (await cli('tokens', 'list')).stdout
+      .split('\n')
+      .filter((line) => line.startsWith('feeder '));
+    expect(listed).toHaveLength(3);
+    for (const line of listed) expect(line).toMatch(/ valid +default +mpox:read$/);
+  });
+
+  it('refuses an unknown scope with exit code 2 and changes nothing', async () => {
+    const known = 'covid:read, covid:write, mpox:read, mpox:write, sources:read, metrics:read';
+    const cases: [string[], string][] = [
+      [
+        ['tokens', 'create', 'typo', '--scope', 'covid:read,covid:delete'],
+        `error: unknown scope "covid:delete" in --scope: expected a comma-separated list of ${known}\n`,
+      ],
+      [
+        ['tokens', 'create', 'typo', '--scope', ''],
+        `error: unknown scope "" in --scope: expected a comma-separated list of ${known}\n`,
+      ],
+      [
+        ['tokens', 'scope', 'feeder', 'admin'],
+        `error: unknown scope "admin" in the scope list: expected a comma-separated list of ${known}\n`,
+      ],
+      [
+        ['tokens', 'rotate', 'feeder', '--scope', 'read'],
+        `error: unknown scope "read" in --scope: expected a comma-separated list of ${known}\n`,
+      ],
+    ];
+    // Every column but "last used", which the API writes in the background.
+    const listed = async () =>
+      (await cli('tokens', 'list')).stdout
+        .split('\n')
+        .map((line) => line.split(/ {2,}/).filter((_, i) => i !== 3));
+    const before = await listed();
+    for (const [args, stderr] of cases) {
+      expect({ args, result: await cli(...args) }).toEqual({
+        args,
+        result: { code: 2, stdout: '', stderr },
+      });
+    }
+    expect(await listed()).toEqual(before);
+    expect(await cli('tokens', 'scope', 'nobody', 'covid:read')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: client "nobody" has no token: use "tokens create nobody" first\n',
+    });
+  });
+
+  it('narrows a client on a second instance within TOKEN_REFRESH_MS', async () => {
+    const second = await bootTestApp({}, {}, t);
+    try {
+      const token = tokenOf(
+        await cli('tokens', 'create', 'narrowed', '--scope', 'mpox:read,mpox:write'),
+      );
+      const remove = () =>
+        second.http.delete('/api/mpox/data/999999').set('Authorization', `Bearer ${token}`);
+      // Allowed: the record does not exist (404), which a refused write would never say.
+      expect(await eventually(async () => (await remove()).status === 404)).toBe(true);
+      expect((await cli('tokens', 'scope', 'narrowed', 'mpox:read')).code).toBe(0);
+      expect(await eventually(async () => (await remove()).status === 403)).toBe(true);
+      const refused = await remove();
+      expect(refused.body).toEqual({ error: 'Ce jeton ne permet pas cette opération.' });
+      expect(refused.headers['www-authenticate']).toBe(
+        'Bearer error="insufficient_scope", scope="mpox:write"',
+      );
+    } finally {
+      await second.app.close();
+    }
+  });
+
   it('refuses a bad configuration with the variable named', async () => {
     const result = await runCli(['tokens', 'list'], { ...env, DB_TYPE: 'oracle' });
     expect(result.code).toBe(1);
@@ -223,6 +333,8 @@ describe('admin command line: token changes announced through Redis', () => {
     const token = tokenOf(await runCli(['tokens', 'create', 'redis-check'], env));
     const get = () => t.http.get('/api/covid/data').set('Authorization', `Bearer ${token}`);
     expect(await eventually(async () => (await get()).status === 200)).toBe(true);
+    expect((await runCli(['tokens', 'scope', 'redis-check', 'mpox:read'], env)).code).toBe(0);
+    expect(await eventually(async () => (await get()).status === 403)).toBe(true);
     expect((await runCli(['tokens', 'revoke', 'redis-check'], env)).code).toBe(0);
     expect(await eventually(async () => (await get()).status === 401)).toBe(true);
   });

@@ -84,9 +84,9 @@ describe('per-client rate budgets', () => {
       expect((await cli('tokens', 'create', 'erin', '--rate-limit', '1/1h')).code).toBe(0);
       const rotated = (await cli('tokens', 'rotate', 'erin')).stdout.trim();
       const list = (await cli('tokens', 'list')).stdout.split('\n');
-      expect(list[0]).toMatch(/^CLIENT +PREFIX +CREATED +LAST USED +STATE +RATE LIMIT$/);
+      expect(list[0]).toMatch(/^CLIENT +PREFIX +CREATED +LAST USED +STATE +RATE LIMIT +SCOPES$/);
       const limits = (client: string) =>
-        list.filter((l) => l.startsWith(`${client} `)).map((l) => l.split(/ {2,}/).pop());
+        list.filter((l) => l.startsWith(`${client} `)).map((l) => l.split(/ {2,}/).at(-2));
       expect(limits('erin')).toEqual(['1/3600s', '1/3600s']);
       expect(limits('carol')).toEqual(['3/60s']);
       expect(limits('dave')).toEqual(['2/60s']);

@@ -261,6 +261,15 @@ describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
     expect(await page.locator('#status-message').innerText()).toBe(
       "Synchronisation non configurée : cette instance n'a pas de sources.",
     );
+    // A valid token without `sources:read` is told so, not merely "refused".
+    await page.locator('#status-token').fill('reader-token-0123456789abcdef');
+    await page.locator('#status-form button[type="submit"]').click();
+    await page.waitForFunction(() =>
+      document.getElementById('status-message')?.textContent?.includes('sources:read'),
+    );
+    expect(await page.locator('#status-message').innerText()).toBe(
+      "Ce jeton est valide mais n'a pas le droit sources:read : demandez-le à l'administrateur (tokens scope).",
+    );
     // A URL imported by hand is listed, with what its last import did.
     await bed.t.app.get(SourceRepository).save({
       dataset: 'covid',
@@ -299,6 +308,7 @@ describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
     ]);
     // The token went to /api/sources only, and stays in this tab's sessionStorage.
     expect(sent).toEqual([
+      `http://127.0.0.1:${PORT}/api/sources`,
       `http://127.0.0.1:${PORT}/api/sources`,
       `http://127.0.0.1:${PORT}/api/sources`,
     ]);

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
+import { TokenService } from '../apps/api/src/auth/token.service';
 import { TestApp, bootTestApp } from './support/test-app';
 import { TEST_DB_TYPE } from './support/test-database';
 
@@ -133,6 +135,35 @@ describe('schema', () => {
       expect(removed.body).toEqual({ success: true, message: 'Données supprimées avec succès.' });
     },
   );
+
+  it('gives tokens issued before scopes every scope, so they keep every right', async () => {
+    const { dataSource } = t;
+    const names = dataSource.migrations.map((m) => m.name);
+    for (let i = names.length - 1; names[i] !== 'SourceRowsUnchanged1764700000000'; i--) {
+      await dataSource.undoLastMigration({ transaction: 'all' });
+    }
+    const token = 'cmx_legacy-token-issued-before-scopes';
+    await dataSource.query(
+      `INSERT INTO api_tokens (client, token_hash, prefix, created_at, revision)
+       VALUES ('legacy', ?, ?, ?, (SELECT r FROM (SELECT COALESCE(MAX(revision), 0) + 1 AS r
+         FROM api_tokens) AS next))`,
+      [createHash('sha256').update(token).digest('hex'), token.slice(0, 12), Date.now()],
+    );
+    await dataSource.runMigrations({ transaction: 'all' });
+    const rows = await dataSource.query<{ scopes: string }[]>(
+      "SELECT scopes FROM api_tokens WHERE client = 'legacy'",
+    );
+    expect(rows).toEqual([
+      { scopes: 'covid:read,covid:write,mpox:read,mpox:write,sources:read,metrics:read' },
+    ]);
+    await t.app.get(TokenService).refresh();
+    const legacy = { Authorization: `Bearer ${token}` };
+    // Allowed to write (the record is unknown: 404, never a 403) and to read the sync status.
+    expect((await t.http.delete('/api/covid/data/987654').set(legacy)).status).toBe(404);
+    expect((await t.http.delete('/api/mpox/data/987654').set(legacy)).status).toBe(404);
+    expect((await t.http.get('/api/sources').set(legacy)).status).toBe(200);
+    expect((await t.http.get('/api/stats/summary').set(legacy)).status).toBe(200);
+  });
 
   it('has no pending migration', async () => {
     expect(await t.dataSource.showMigrations()).toBe(false);

@@ -16,6 +16,7 @@ describe('SeriesService writes and the read cache', () => {
     total_deaths: 0,
     new_deaths: 0,
   };
+  const origin = { actor: 'alice', requestId: 'req-1' };
 
   function serviceWith(repository: Partial<SeriesRepository>) {
     const cache = new ReadCache(3_600_000);
@@ -33,7 +34,7 @@ describe('SeriesService writes and the read cache', () => {
   it('drops the cache once a write succeeded', async () => {
     const { service, read, announced } = serviceWith({ insert: () => Promise.resolve(7) });
     expect(await read()).toBe(1);
-    expect(await service.create(body)).toBe(7);
+    expect(await service.create(body, origin)).toBe(7);
     expect(await read()).toBe(2);
     expect(announced()).toBe(1);
   });
@@ -45,8 +46,12 @@ describe('SeriesService writes and the read cache', () => {
       delete: () => Promise.resolve(false),
     });
     expect(await read()).toBe(1);
-    await expect(service.create(body)).rejects.toEqual(ApiError.conflict(MESSAGES.duplicateRecord));
-    await expect(service.remove(1)).rejects.toEqual(ApiError.notFound(MESSAGES.recordNotFound));
+    await expect(service.create(body, origin)).rejects.toEqual(
+      ApiError.conflict(MESSAGES.duplicateRecord),
+    );
+    await expect(service.remove(1, origin)).rejects.toEqual(
+      ApiError.notFound(MESSAGES.recordNotFound),
+    );
     expect(await read()).toBe(1);
     expect(announced()).toBe(0);
   });
@@ -57,7 +62,7 @@ describe('SeriesService writes and the read cache', () => {
     const { service, read, announced } = serviceWith({
       insert: () => Promise.reject(new DatabaseDeadlineError(10, late)),
     });
-    await expect(service.create(body)).rejects.toBeInstanceOf(DatabaseDeadlineError);
+    await expect(service.create(body, origin)).rejects.toBeInstanceOf(DatabaseDeadlineError);
     expect(announced()).toBe(1);
     // A read made meanwhile caches what the database holds before the late commit...
     expect(await read()).toBe(1);

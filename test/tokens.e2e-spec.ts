@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { MESSAGES } from '@app/common';
-import { AppConfig, loadConfig } from '@app/config';
+import { AppConfig, SCOPES, loadConfig } from '@app/config';
 import { ApiTokenRepository } from '@app/database';
 import { RedisConnections } from '@app/messaging';
 import { DataSource } from 'typeorm';
@@ -81,7 +81,11 @@ describe('token comparison', () => {
       new DataSource({ type: 'better-sqlite3', database: ':memory:' }),
     );
     const tokens = new TokenService(config, repository, new RedisConnections(config));
-    expect(tokens.resolve(secret)).toEqual({ kind: 'client', client: 'alice' });
+    expect(tokens.resolve(secret)).toEqual({
+      kind: 'client',
+      client: 'alice',
+      scopes: new Set(SCOPES),
+    });
     expect(tokens.resolve(lastDiffers)).toEqual({ kind: 'invalid' });
     const ratio = medianRatio(
       () => tokens.resolve(lastDiffers),

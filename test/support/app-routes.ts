@@ -2,6 +2,7 @@ import { INestApplication, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import { IS_PUBLIC_KEY } from '../../apps/api/src/auth/public.decorator';
+import { REQUIRED_SCOPES_KEY } from '../../apps/api/src/auth/require-scope.decorator';
 import { API_PREFIX } from '../../apps/api/src/bootstrap';
 
 export interface AppRoute {
@@ -9,6 +10,8 @@ export interface AppRoute {
   /** OpenAPI style: `/api/covid/data/{id}`. */
   path: string;
   isPublic: boolean;
+  /** What `@RequireScope()` declares (method, else class); undefined when nothing. */
+  scopes?: string[];
 }
 
 function methodsOf(prototype: object): Array<(...args: unknown[]) => unknown> {
@@ -49,6 +52,8 @@ export function appRoutes(app: INestApplication): AppRoute[] {
           method: RequestMethod[method].toLowerCase(),
           path: joinPath(API_PREFIX, base, path),
           isPublic: classPublic || Reflect.getMetadata(IS_PUBLIC_KEY, handler) === true,
+          scopes: (Reflect.getMetadata(REQUIRED_SCOPES_KEY, handler) ??
+            Reflect.getMetadata(REQUIRED_SCOPES_KEY, controller)) as string[] | undefined,
         });
       }
     }

@@ -9,7 +9,14 @@ import { TestDatabase, createTestDatabase } from './test-database';
 export const TOKENS = {
   alice: 'alice-token-0123456789abcdef',
   bob: 'bob-token-0123456789abcdef',
+  /** Reads the figures only (`covid:read`, `mpox:read`), as a browser app's token should. */
+  reader: 'reader-token-0123456789abcdef',
 };
+
+/** alice and bob hold every scope (no scope list); reader only reads. */
+export const DEFAULT_API_TOKENS =
+  `alice:${TOKENS.alice},bob:${TOKENS.bob},` +
+  `reader:${TOKENS.reader}:scopes=covid:read+mpox:read`;
 
 export interface TestApp {
   app: NestFastifyApplication;
@@ -36,7 +43,7 @@ export async function bootTestApp(
     ? { config: databaseOf.config.db, drop: () => Promise.resolve() }
     : await createTestDatabase();
   const config = loadConfig({
-    API_TOKENS: `alice:${TOKENS.alice},bob:${TOKENS.bob}`,
+    API_TOKENS: DEFAULT_API_TOKENS,
     THROTTLE_LIMIT: '100000',
     LOG_LEVEL: 'silent',
     ...env,

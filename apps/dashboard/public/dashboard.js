@@ -54,6 +54,8 @@
       pickOne: 'Choisissez au moins un pays.',
       syncOff: "Synchronisation non configurée : cette instance n'a pas de sources.",
       tokenRefused: 'Jeton refusé.',
+      scopeMissing:
+        "Ce jeton est valide mais n'a pas le droit sources:read : demandez-le à l'administrateur (tokens scope).",
       noSources: 'Aucune source.',
       syncEvery: (interval, next) => `Synchronisation toutes les ${interval}, prochaine : ${next}.`,
       sourceColumns: [
@@ -120,6 +122,8 @@
       pickOne: 'Choose at least one country.',
       syncOff: 'Sync not configured: this instance has no sources.',
       tokenRefused: 'Token refused.',
+      scopeMissing:
+        'This token is valid but lacks the sources:read scope: ask the administrator (tokens scope).',
       noSources: 'No source.',
       syncEvery: (interval, next) => `Sync every ${interval}, next: ${next}.`,
       sourceColumns: ['Source', 'Last attempt', 'Last success', 'Outcome', 'Rows', 'Error'],
@@ -526,7 +530,9 @@
       sources = await api('/api/sources', { Authorization: `Bearer ${token}` });
     } catch (error) {
       if (error instanceof ApiProblem && error.status === 404) say('status-message', t('syncOff'));
-      else if (error instanceof ApiProblem && (error.status === 401 || error.status === 403))
+      else if (error instanceof ApiProblem && error.status === 403)
+        say('status-message', t('scopeMissing'));
+      else if (error instanceof ApiProblem && error.status === 401)
         say('status-message', t('tokenRefused'));
       else say('status-message', problemText(error));
       return;

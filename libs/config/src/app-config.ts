@@ -2,6 +2,7 @@ import { ConfigValidationError, validateEnvironment } from './env.validation';
 import { SyncConfig, parseSyncConfig } from './sync-config';
 import { TrustProxy, parseTrustProxy } from './trust-proxy';
 import { RATE_BUDGET_SHAPE, RATE_BUDGET_SYNTAX, RateBudget, parseRateBudget } from './rate-budget';
+import { SCOPES, Scope, parseScopes } from './scopes';
 
 /** A client's name (static tokens and the admin CLI's): 1 to 64 letters, digits, . _ @ -. */
 export const CLIENT_NAME = /^[\w.@-]{1,64}$/;
@@ -31,6 +32,8 @@ export interface StaticToken {
   token: string;
   /** The client's own rate limit (`name:token:100/60`), else the default one. */
   budget?: RateBudget;
+  /** What the client may do (`name:token:scopes=covid:read+mpox:read`); every scope when absent. */
+  scopes: Scope[];
 }
 
 export interface AppConfig {
@@ -68,7 +71,14 @@ export function parseByteSize(value: string): number {
   return Number(match[1]) * UNITS[(match[2] ?? 'b').toLowerCase()];
 }
 
-/** `name:token,name:token`: each client has a name (for logs and rate limits) and its own token. */
+/** Marks the scope list at the end of an `API_TOKENS` entry. */
+const SCOPES_MARKER = ':scopes=';
+
+/**
+ * `name:token[:budget][:scopes=a+b],...`: each client has a name (for logs and rate limits), its
+ * own token, optionally its own rate limit and a scope list (`+`-separated: entries are
+ * comma-separated). An entry without a scope list keeps every right, as before scopes existed.
+ */
 export function parseApiTokens(value: string | undefined): StaticToken[] {
   if (!value) return [];
   const problems: string[] = [];
@@ -82,6 +92,19 @@ export function parseApiTokens(value: string | undefined): StaticToken[] {
       const colon = pair.indexOf(':');
       const client = colon > 0 ? pair.slice(0, colon).trim() : '';
       let token = colon > 0 ? pair.slice(colon + 1).trim() : '';
+      let scopes: Scope[] = [...SCOPES];
+      const marker = token.lastIndexOf(SCOPES_MARKER);
+      if (marker > 0) {
+        const parsed = parseScopes(token.slice(marker + SCOPES_MARKER.length), '+');
+        if ('unknown' in parsed) {
+          problems.push(
+            `API_TOKENS: unknown scope "${parsed.unknown.join('", "')}" for "${client}" (known: ${SCOPES.join(', ')})`,
+          );
+          return;
+        }
+        scopes = parsed.scopes;
+        token = token.slice(0, marker).trim();
+      }
       // An optional budget after a last colon: `name:token:100/60`.
       const last = token.lastIndexOf(':');
       const budgetText = last > 0 ? token.slice(last + 1).trim() : '';
@@ -110,7 +133,7 @@ export function parseApiTokens(value: string | undefined): StaticToken[] {
         );
       } else {
         seen.add(token);
-        tokens.push(budget ? { client, token, budget } : { client, token });
+        tokens.push(budget ? { client, token, budget, scopes } : { client, token, scopes });
       }
     });
   if (problems.length) throw new ConfigValidationError(problems);

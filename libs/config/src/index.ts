@@ -3,3 +3,4 @@ export * from './config.module';
 export * from './env.validation';
 export * from './rate-budget';
 export * from './sync-config';
+export * from './scopes';

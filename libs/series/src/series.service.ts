@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { ApiError, MESSAGES, addDays, problemMessage } from '@app/common';
 import { countryLookupKey, resolveCountry } from '@app/countries';
 import { DatabaseDeadlineError, isUniqueViolation } from '@app/database';
@@ -8,6 +8,7 @@ import { CachedValue, ReadCache } from './read-cache';
 import { SeriesRepository } from './series.repository';
 import { weeklyHistory } from './weekly-history';
 import {
+  ChangeOrigin,
   CountryListItem,
   CountryLatest,
   CountryStats,
@@ -67,6 +68,7 @@ export class SeriesService {
   private readonly cache: ReadCache;
   private readonly written: () => void;
   private readonly listPages: ConcurrencyLimit;
+  private readonly logger: Logger;
 
   constructor(
     readonly definition: SeriesDefinition,
@@ -76,6 +78,7 @@ export class SeriesService {
     this.cache = options.cache ?? new ReadCache(0);
     this.written = options.written ?? (() => undefined);
     this.listPages = options.listPages ?? new ConcurrencyLimit(Infinity);
+    this.logger = new Logger(`Records:${definition.key}`);
   }
 
   /** No record at all (a new installation). */
@@ -283,10 +286,11 @@ export class SeriesService {
     yield ']';
   }
 
-  create(body: RecordValues): Promise<number> {
-    return this.write(async () => {
+  create(body: RecordValues, origin: ChangeOrigin): Promise<number> {
+    return this.write(origin, 'created', async () => {
       try {
-        return await this.repository.insert(toValues(body));
+        const id = await this.repository.insert(toValues(body));
+        return { result: id, ids: [id] };
       } catch (error) {
         if (isUniqueViolation(error)) throw ApiError.conflict(MESSAGES.duplicateRecord);
         throw error;
@@ -294,8 +298,8 @@ export class SeriesService {
     });
   }
 
-  update(id: number, body: RecordValues): Promise<void> {
-    return this.write(async () => {
+  update(id: number, body: RecordValues, origin: ChangeOrigin): Promise<void> {
+    return this.write(origin, 'updated', async () => {
       let updated: boolean;
       try {
         updated = await this.repository.update(id, toValues(body));
@@ -304,6 +308,7 @@ export class SeriesService {
         throw error;
       }
       if (!updated) throw ApiError.notFound(MESSAGES.recordNotFound);
+      return { result: undefined, ids: [id] };
     });
   }
 
@@ -312,14 +317,21 @@ export class SeriesService {
    * counts every record that existed, rewritten or equal to the one stored (the bulk answer's
    * meaning since the start; the importer's summary tells the two apart).
    */
-  async upsertMany(bodies: RecordValues[]): Promise<{ inserted: number; updated: number }> {
-    const counts = await this.write(() => this.repository.upsertMany(bodies.map(toValues)));
+  async upsertMany(
+    bodies: RecordValues[],
+    origin: ChangeOrigin,
+  ): Promise<{ inserted: number; updated: number }> {
+    const counts = await this.write(origin, 'upserted', async () => {
+      const written = await this.repository.upsertMany(bodies.map(toValues));
+      return { result: written, ids: [] };
+    });
     return { inserted: counts.inserted, updated: counts.updated + counts.unchanged };
   }
 
-  remove(id: number): Promise<void> {
-    return this.write(async () => {
+  remove(id: number, origin: ChangeOrigin): Promise<void> {
+    return this.write(origin, 'deleted', async () => {
       if (!(await this.repository.delete(id))) throw ApiError.notFound(MESSAGES.recordNotFound);
+      return { result: undefined, ids: [id] };
     });
   }
 
@@ -327,11 +339,19 @@ export class SeriesService {
    * Runs a write, then drops the cached reads and tells the other instances. Also when it failed
    * on the database (it may have half-run), but not when it was refused (404, 409: nothing
    * changed). A write that ran out of time may still commit: then once more when it has ended.
+   * Each write is logged (debug) with who made it.
    */
-  private async write<T>(run: () => Promise<T>): Promise<T> {
+  private async write<T>(
+    origin: ChangeOrigin,
+    what: string,
+    run: () => Promise<{ result: T; ids: number[] }>,
+  ): Promise<T> {
     try {
-      const result = await run();
+      const { result, ids } = await run();
       this.changed();
+      const records = ids.length > 0 ? ` ${ids.join(', ')}` : 's';
+      const request = origin.requestId === undefined ? '' : ` (request ${origin.requestId})`;
+      this.logger.debug(`Record${records} ${what} by ${origin.actor}${request}`);
       return result;
     } catch (error) {
       if (!(error instanceof ApiError)) this.changed();

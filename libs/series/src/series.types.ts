@@ -107,3 +107,13 @@ export interface WeeklyHistory {
   total_cases: number[];
   total_deaths: number[];
 }
+
+/**
+ * Who made a change and on whose request: the client's name for the API (the history records it),
+ * `import:<file or URL>`, `sync:<source>` or `cli:<command>` for the other writers.
+ */
+export interface ChangeOrigin {
+  actor: string;
+  /** The HTTP request's id (`X-Request-Id`), or the import's id. */
+  requestId?: string;
+}

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
-import { AppConfig, InjectConfig, RateBudget } from '@app/config';
+import { AppConfig, InjectConfig, RateBudget, Scope } from '@app/config';
 import { ApiTokenRepository } from '@app/database';
 import { CHANGE_CHANNELS, ChangeListener, RedisConnections } from '@app/messaging';
 import { bearerToken } from './bearer-token';
@@ -10,13 +10,14 @@ import { hashToken } from './constant-time';
 export type Caller =
   | { kind: 'anonymous' }
   | { kind: 'invalid' }
-  /** `budget`: the client's own rate limit, when it has one. */
-  | { kind: 'client'; client: string; budget?: RateBudget };
+  /** `budget`: the client's own rate limit, when it has one; `scopes`: what it may do. */
+  | { kind: 'client'; client: string; budget?: RateBudget; scopes: ReadonlySet<Scope> };
 
 interface KnownToken {
   client: string;
   hash: Buffer;
   budget?: RateBudget;
+  scopes: ReadonlySet<Scope>;
   /** Database tokens only: row id (for `last_used_at`) and the end of a rotation's grace period. */
   id?: number;
   expiresAt?: number | null;
@@ -56,9 +57,14 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
     private readonly repository: ApiTokenRepository,
     private readonly redis: RedisConnections,
   ) {
-    for (const { client, token, budget } of config.apiTokens) {
+    for (const { client, token, budget, scopes } of config.apiTokens) {
       const hash = hashToken(token);
-      this.staticTokens.set(hash.toString('hex'), { client, hash, budget });
+      this.staticTokens.set(hash.toString('hex'), {
+        client,
+        hash,
+        budget,
+        scopes: new Set(scopes),
+      });
     }
   }
 
@@ -76,6 +82,11 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
     this.listener?.stop();
     await this.refreshing;
     await this.flushUsage();
+  }
+
+  /** The caller that `identify` remembered on a request (the guards have run), if any. */
+  static identified(request: object): Caller | undefined {
+    return (request as RequestLike)[CALLER];
   }
 
   /** The caller of a request, computed once and remembered on the request. */
@@ -96,7 +107,7 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
     const now = Date.now();
     if (known.expiresAt != null && now >= known.expiresAt) return { kind: 'invalid' };
     if (known.id !== undefined) this.usage.set(known.id, now);
-    return { kind: 'client', client: known.client, budget: known.budget };
+    return { kind: 'client', client: known.client, budget: known.budget, scopes: known.scopes };
   }
 
   /**
@@ -124,6 +135,7 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
               id: t.id,
               expiresAt: t.expiresAt,
               budget: t.budget ?? undefined,
+              scopes: new Set(t.scopes),
             },
           ]),
         );

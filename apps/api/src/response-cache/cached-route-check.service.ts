@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit, Type } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { HttpCacheInterceptor } from '../http-cache/http-cache.interceptor';
+import { Handler, controllerMethods } from '../common/controller-methods';
 import { KEEP_ANSWERS } from './response-cache';
 
 /**
@@ -12,8 +13,6 @@ const GUARDS = '__guards__';
 const INTERCEPTORS = '__interceptors__';
 const PIPES = '__pipes__';
 const ROUTE_ARGUMENTS = '__routeArguments__';
-
-type Handler = (...args: never[]) => unknown;
 
 /**
  * Refuses to start when a `@CachedResponse()` route has guards, interceptors (other than the
@@ -29,20 +28,16 @@ export class CachedRouteCheck implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const problems = this.discovery.getControllers().flatMap(({ metatype }) => {
-      if (typeof metatype !== 'function') return [];
-      const classRef = metatype as Type<unknown>;
-      const prototype = classRef.prototype as Record<string, Handler>;
-      return this.scanner.getAllMethodNames(prototype).flatMap((name) => {
-        const handler = prototype[name];
+    const problems = controllerMethods(this.discovery, this.scanner).flatMap(
+      ({ classRef, name, handler }) => {
         if (this.reflector.getAllAndOverride<boolean>(KEEP_ANSWERS, [handler, classRef]) !== true) {
           return [];
         }
         return this.ownEnhancers(classRef, name, handler).map(
           (what) => `${classRef.name}.${name} has ${what}`,
         );
-      });
-    });
+      },
+    );
     if (problems.length > 0) {
       throw new Error(
         `@CachedResponse() routes are answered before Nest's router, where their own guards, ` +

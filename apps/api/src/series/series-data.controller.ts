@@ -14,7 +14,6 @@ import {
   Type,
 } from '@nestjs/common';
 import {
-  ApiBearerAuth,
   ApiBody,
   ApiOkResponse,
   ApiOperation,
@@ -29,6 +28,7 @@ import {
   CachedValue,
   InjectSeries,
   MAX_BULK_RECORDS,
+  ChangeOrigin,
   SeriesDefinition,
   SeriesService,
 } from '@app/series';
@@ -47,6 +47,8 @@ import {
 import { IdParamDto } from '../common/id-param.dto';
 import { HttpCache } from '../http-cache/http-cache.decorator';
 import { CachedResponse } from '../response-cache/cached-response.decorator';
+import { RequireScope } from '../auth/require-scope.decorator';
+import { WriteOrigin } from '../auth/write-origin.decorator';
 import { BulkRecordsPipe } from './bulk-records.pipe';
 import { ListQueryDto } from './dto/list-query.dto';
 import { RecordBodyDto } from './dto/record-body.dto';
@@ -61,7 +63,6 @@ import { CountryListItemResponse, CountryStatsResponse, RecordResponse } from '.
  */
 export function SeriesDataController(definition: SeriesDefinition): Type<object> {
   @ApiTags(definition.label)
-  @ApiBearerAuth()
   @ApiTokenErrors()
   @ApiCommonErrors()
   @Controller(definition.key)
@@ -69,6 +70,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
     constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
 
     @Get('data')
+    @RequireScope(`${definition.key}:read`)
     @Header('Content-Type', JSON_TYPE)
     // Small lists: answered again from memory, after the guards, while the read cache holds them.
     @CachedResponse('private')
@@ -100,6 +102,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
     }
 
     @Post('data')
+    @RequireScope(`${definition.key}:write`)
     @HttpCode(201)
     @ApiOperation({
       summary: `Create a ${definition.label} record`,
@@ -114,12 +117,16 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
     @ApiBadRequest()
     @ApiConflict()
     @ApiBodyErrors()
-    async create(@Body() body: RecordBodyDto): Promise<CreatedAck> {
-      const id = await this.series.create(body);
+    async create(
+      @Body() body: RecordBodyDto,
+      @WriteOrigin() origin: ChangeOrigin,
+    ): Promise<CreatedAck> {
+      const id = await this.series.create(body, origin);
       return { success: true, message: MESSAGES.created, id };
     }
 
     @Post('data/bulk')
+    @RequireScope(`${definition.key}:write`)
     @HttpCode(200)
     @ApiOperation({
       summary: `Insert or update up to ${MAX_BULK_RECORDS} ${definition.label} records at once`,
@@ -157,12 +164,16 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       type: ErrorResponse,
       example: { error: MESSAGES.unsupportedMediaType },
     })
-    async bulk(@Body(BulkRecordsPipe) records: RecordBodyDto[]): Promise<BulkAck> {
-      const counts = await this.series.upsertMany(records);
+    async bulk(
+      @Body(BulkRecordsPipe) records: RecordBodyDto[],
+      @WriteOrigin() origin: ChangeOrigin,
+    ): Promise<BulkAck> {
+      const counts = await this.series.upsertMany(records, origin);
       return { success: true, ...counts };
     }
 
     @Put('data/:id')
+    @RequireScope(`${definition.key}:write`)
     @ApiOperation({
       summary: `Replace a ${definition.label} record`,
       description: 'A full replacement: every field of the body is required.',
@@ -176,12 +187,17 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
     @ApiNotFound(MESSAGES.recordNotFound)
     @ApiConflict()
     @ApiBodyErrors()
-    async update(@Param() { id }: IdParamDto, @Body() body: RecordBodyDto): Promise<WriteAck> {
-      await this.series.update(id, body);
+    async update(
+      @Param() { id }: IdParamDto,
+      @Body() body: RecordBodyDto,
+      @WriteOrigin() origin: ChangeOrigin,
+    ): Promise<WriteAck> {
+      await this.series.update(id, body, origin);
       return { success: true, message: MESSAGES.updated };
     }
 
     @Delete('data/:id')
+    @RequireScope(`${definition.key}:write`)
     @ApiOperation({ summary: `Delete a ${definition.label} record` })
     @ApiOkResponse({
       description: 'Deleted',
@@ -193,12 +209,16 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       details: ['id : doit être un entier strictement positif'],
     })
     @ApiNotFound(MESSAGES.recordNotFound)
-    async remove(@Param() { id }: IdParamDto): Promise<WriteAck> {
-      await this.series.remove(id);
+    async remove(
+      @Param() { id }: IdParamDto,
+      @WriteOrigin() origin: ChangeOrigin,
+    ): Promise<WriteAck> {
+      await this.series.remove(id, origin);
       return { success: true, message: MESSAGES.deleted };
     }
 
     @Get('countries')
+    @RequireScope(`${definition.key}:read`)
     @HttpCache('private')
     @ApiOperation({ summary: `Countries with ${definition.label} records, by name` })
     @ApiOkResponse({
@@ -210,6 +230,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
     }
 
     @Get('stats')
+    @RequireScope(`${definition.key}:read`)
     @HttpCache('private')
     @ApiOperation({ summary: `${definition.label} statistics of one country` })
     @ApiOkResponse({ description: 'The statistics', type: CountryStatsResponse })

@@ -1,12 +1,12 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectSeries, SeriesService, Totals } from '@app/series';
 import { HttpCache } from '../http-cache/http-cache.decorator';
+import { RequireScope } from '../auth/require-scope.decorator';
 import { ApiCommonErrors, ApiTokenErrors } from '../common/api-responses';
 import { StatsSummaryResponse } from '../series/series.responses';
 
 @ApiTags('Statistics')
-@ApiBearerAuth()
 @ApiTokenErrors()
 @ApiCommonErrors()
 @Controller('stats')
@@ -17,6 +17,7 @@ export class StatsController {
   ) {}
 
   @Get('summary')
+  @RequireScope('covid:read', 'mpox:read')
   @HttpCache('private')
   @ApiOperation({ summary: 'COVID and MPOX totals, computed as for /covid/public/totals' })
   @ApiOkResponse({ description: 'Both totals', type: StatsSummaryResponse })

@@ -1,12 +1,12 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiCommonErrors, ApiTokenErrors } from '../common/api-responses';
+import { RequireScope } from '../auth/require-scope.decorator';
 import { SourcesResponse } from './sources.responses';
 import { SourcesReport } from '@app/importer';
 import { SyncStatusService } from './sync-status.service';
 
 @ApiTags('Sources')
-@ApiBearerAuth()
 @ApiTokenErrors()
 @ApiCommonErrors()
 @Controller('sources')
@@ -14,6 +14,7 @@ export class SourcesController {
   constructor(private readonly status: SyncStatusService) {}
 
   @Get()
+  @RequireScope('sources:read')
   @ApiOperation({
     summary: 'The data sources and the scheduled sync',
     description:

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, CLIENT_NAME, InjectConfig, RateBudget } from '@app/config';
+import { AppConfig, CLIENT_NAME, InjectConfig, RateBudget, Scope } from '@app/config';
 import { generateToken } from '@app/common';
-import { ApiTokenRepository, TokenSummary } from '@app/database';
+import { ApiTokenRepository, TokenGrant, TokenSummary } from '@app/database';
 import { CHANGE_CHANNELS, announceChange } from '@app/messaging';
 import { CliError } from '../cli-error';
 
@@ -19,10 +19,14 @@ export class TokenAdminService {
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
-  /** A first token for a client that has no valid one, with its own rate limit if given. */
-  async create(client: string, budget?: RateBudget): Promise<{ token: string; prefix: string }> {
+  /** A first token for a client that has no valid one, with its scopes and own rate limit. */
+  async create(
+    client: string,
+    scopes: Scope[],
+    budget?: RateBudget,
+  ): Promise<{ token: string; prefix: string }> {
     checkClient(client);
-    const issued = await this.issue(client, 'first', undefined, budget ?? null);
+    const issued = await this.issue(client, 'first', undefined, { budget: budget ?? null, scopes });
     if (!issued) {
       throw new CliError(
         `client "${client}" already has a valid token: use "tokens rotate ${client}" to issue another`,
@@ -33,16 +37,16 @@ export class TokenAdminService {
 
   /**
    * A second token for a client; the old ones stay valid until revoked, or until `graceMs` from
-   * now when given. The client keeps its rate limit unless `budget` replaces it (null: default).
+   * now when given. The client keeps its rate limit and scopes unless `grant` replaces them.
    */
   async rotate(
     client: string,
     graceMs?: number,
-    budget?: RateBudget | null,
+    grant: TokenGrant = {},
   ): Promise<{ token: string; prefix: string; oldPrefixes: string[]; graceUntil?: number }> {
     checkClient(client);
     const graceUntil = graceMs === undefined ? undefined : Date.now() + graceMs;
-    const issued = await this.issue(client, 'rotation', graceUntil, budget);
+    const issued = await this.issue(client, 'rotation', graceUntil, grant);
     if (!issued) {
       throw new CliError(
         `client "${client}" has no valid token to rotate: use "tokens create ${client}"`,
@@ -77,6 +81,15 @@ export class TokenAdminService {
     await this.announce();
   }
 
+  /** Sets what a client may do, on every instance; refused when the client has no token. */
+  async setScopes(client: string, scopes: Scope[]): Promise<void> {
+    checkClient(client);
+    if ((await this.tokens.setScopes(client, scopes)) === 0) {
+      throw new CliError(`client "${client}" has no token: use "tokens create ${client}" first`);
+    }
+    await this.announce();
+  }
+
   async list(): Promise<TokenListing[]> {
     const now = Date.now();
     return (await this.tokens.list()).map((t) => ({ ...t, state: stateOf(t, now) }));
@@ -86,8 +99,8 @@ export class TokenAdminService {
   private async issue(
     client: string,
     kind: 'first' | 'rotation',
-    graceUntil?: number,
-    budget?: RateBudget | null,
+    graceUntil: number | undefined,
+    grant: TokenGrant,
   ): Promise<{ token: string; prefix: string; oldPrefixes: string[] } | null> {
     const { token, prefix, hash } = generateToken();
     const oldPrefixes = await this.tokens.create(
@@ -95,7 +108,7 @@ export class TokenAdminService {
       Date.now(),
       kind,
       graceUntil,
-      budget,
+      grant,
     );
     if (oldPrefixes === null) return null;
     await this.announce();

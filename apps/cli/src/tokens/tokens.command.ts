@@ -1,5 +1,15 @@
 import { Command } from 'commander';
-import { RATE_BUDGET_SYNTAX, RateBudget, formatRateBudget, parseRateBudget } from '@app/config';
+import {
+  DEFAULT_SCOPES,
+  RATE_BUDGET_SYNTAX,
+  RateBudget,
+  SCOPES,
+  Scope,
+  formatRateBudget,
+  formatScopes,
+  parseRateBudget,
+  parseScopes,
+} from '@app/config';
 import { CliError } from '../cli-error';
 import { withService } from '../cli-context';
 import { parseDuration } from './duration';
@@ -29,6 +39,20 @@ function budgetOption(text: string, what: string): RateBudget | null {
   return budget;
 }
 
+/** `--scope` and `tokens scope`: a comma-separated list of known scopes (exit 2 otherwise). */
+function scopesOption(text: string, what: string): Scope[] {
+  const parsed = parseScopes(text);
+  if ('unknown' in parsed) {
+    throw CliError.usage(
+      `unknown scope "${parsed.unknown.join('", "')}" in ${what}: expected a comma-separated ` +
+        `list of ${SCOPES.join(', ')}`,
+    );
+  }
+  return parsed.scopes;
+}
+
+const SCOPE_HELP = `comma-separated: ${SCOPES.join(', ')}`;
+
 function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) =>
@@ -42,7 +66,7 @@ function table(rows: string[][]): string[] {
 /** `tokens create|list|rotate|revoke`. A new token goes alone to stdout; explanations to stderr. */
 export function tokensCommand(): Command {
   const tokens = new Command('tokens').description(
-    'issue, list, rotate and revoke client tokens, and set their rate limits',
+    'issue, list, rotate and revoke client tokens, and set their scopes and rate limits',
   );
 
   tokens
@@ -50,16 +74,24 @@ export function tokensCommand(): Command {
     .description('issue the first token of a client (printed once, never stored)')
     .argument('<client>', 'client name (letters, digits, . _ @ -)')
     .option('--rate-limit <budget>', "the client's own rate limit: 100/60, 500/1m, 10000/1h")
-    .action((client: string, options: { rateLimit?: string }) => {
+    .option('--scope <list>', `what the client may do (${SCOPE_HELP}; default: read only)`)
+    .action((client: string, options: { rateLimit?: string; scope?: string }) => {
       checkClient(client);
       const budget =
         options.rateLimit === undefined ? null : budgetOption(options.rateLimit, '--rate-limit');
+      const scopes =
+        options.scope === undefined ? [...DEFAULT_SCOPES] : scopesOption(options.scope, '--scope');
       return withService(
         TokenAdminService,
         async (admin) => {
-          const { token, prefix } = await admin.create(client, budget ?? undefined);
+          const { token, prefix } = await admin.create(client, scopes, budget ?? undefined);
           err(
             `Token issued for "${client}" (prefix ${prefix}). Store it now: it is never shown again.`,
+          );
+          err(
+            options.scope === undefined
+              ? `Scopes: ${formatScopes(scopes)} (the default: reading only; --scope or "tokens scope" grants more).`
+              : `Scopes: ${formatScopes(scopes)}.`,
           );
           out(token);
         },
@@ -77,7 +109,15 @@ export function tokensCommand(): Command {
           out('No tokens.');
           return;
         }
-        const header = ['CLIENT', 'PREFIX', 'CREATED', 'LAST USED', 'STATE', 'RATE LIMIT'];
+        const header = [
+          'CLIENT',
+          'PREFIX',
+          'CREATED',
+          'LAST USED',
+          'STATE',
+          'RATE LIMIT',
+          'SCOPES',
+        ];
         const rows = list.map((t) => [
           t.client,
           t.prefix,
@@ -85,6 +125,7 @@ export function tokensCommand(): Command {
           formatTime(t.lastUsedAt),
           stateText(t),
           t.budget ? formatRateBudget(t.budget) : 'default',
+          t.scopes.length > 0 ? formatScopes(t.scopes) : 'none',
         ]);
         table([header, ...rows]).forEach(out);
       }),
@@ -98,7 +139,8 @@ export function tokensCommand(): Command {
     .argument('<client>', 'client name')
     .option('--grace <duration>', 'old tokens expire after this long (90s, 30m, 24h, 7d)')
     .option('--rate-limit <budget>', 'a new rate limit for the client (100/60, 1000/1h, none)')
-    .action((client: string, options: { grace?: string; rateLimit?: string }) => {
+    .option('--scope <list>', `new scopes for the client (${SCOPE_HELP}); default: kept`)
+    .action((client: string, options: { grace?: string; rateLimit?: string; scope?: string }) => {
       checkClient(client);
       const grace =
         options.grace === undefined ? undefined : parseDuration(options.grace, '--grace');
@@ -106,8 +148,10 @@ export function tokensCommand(): Command {
         options.rateLimit === undefined
           ? undefined
           : budgetOption(options.rateLimit, '--rate-limit');
+      const scopes =
+        options.scope === undefined ? undefined : scopesOption(options.scope, '--scope');
       return withService(TokenAdminService, async (admin) => {
-        const r = await admin.rotate(client, grace, budget);
+        const r = await admin.rotate(client, grace, { budget, scopes });
         const until =
           r.graceUntil === undefined
             ? `stay valid until "tokens revoke ${client} --token-prefix <prefix>"`
@@ -135,6 +179,20 @@ export function tokensCommand(): Command {
             ? `Rate limit of "${client}": ${formatRateBudget(budget)}.`
             : `Rate limit of "${client}": the default.`,
         );
+      });
+    });
+
+  tokens
+    .command('scope')
+    .description('set what a client may do, on all its tokens (every instance follows)')
+    .argument('<client>', 'client name')
+    .argument('<scopes>', SCOPE_HELP)
+    .action((client: string, text: string) => {
+      checkClient(client);
+      const scopes = scopesOption(text, 'the scope list');
+      return withService(TokenAdminService, async (admin) => {
+        await admin.setScopes(client, scopes);
+        out(`Scopes of "${client}": ${formatScopes(scopes)}.`);
       });
     });
 

@@ -5,6 +5,7 @@ export const MAX_BULK_RECORDS = 10_000;
 export const MESSAGES = {
   noToken: 'Accès refusé. Aucun jeton fourni.',
   invalidToken: 'Jeton invalide.',
+  insufficientScope: 'Ce jeton ne permet pas cette opération.',
   tooManyRequests: 'Trop de requêtes. Réessayez plus tard.',
   internal: 'Erreur interne du serveur.',
   databaseUnavailable: 'Base de données indisponible. Réessayez plus tard.',

@@ -6,6 +6,7 @@ import { CanonicalCountryNames1764400000000 } from './1764400000000-canonical-co
 import { ClientRateBudgets1764500000000 } from './1764500000000-client-rate-budgets';
 import { CreateSources1764600000000 } from './1764600000000-create-sources';
 import { SourceRowsUnchanged1764700000000 } from './1764700000000-source-rows-unchanged';
+import { TokenScopes1764800000000 } from './1764800000000-token-scopes';
 
 /** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   ClientRateBudgets1764500000000,
   CreateSources1764600000000,
   SourceRowsUnchanged1764700000000,
+  TokenScopes1764800000000,
 ];

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { RateBudget } from '@app/config';
+import { RateBudget, SCOPES, Scope } from '@app/config';
 import { writeTransaction } from '../write-transaction';
 
 /** A token that may currently be accepted (what API instances keep in memory). */
@@ -13,6 +13,7 @@ export interface ActiveToken {
   expiresAt: number | null;
   /** The client's own rate limit, or null for the default one. */
   budget: RateBudget | null;
+  scopes: Scope[];
 }
 
 /** A token as `tokens list` shows it: never the token, never its hash. */
@@ -25,12 +26,20 @@ export interface TokenSummary {
   revokedAt: number | null;
   expiresAt: number | null;
   budget: RateBudget | null;
+  scopes: Scope[];
 }
 
 export interface NewToken {
   client: string;
   hash: string;
   prefix: string;
+}
+
+/** What a new token carries: undefined keeps what the client's valid tokens have. */
+export interface TokenGrant {
+  /** The client's own rate limit (null: the default one). */
+  budget?: RateBudget | null;
+  scopes?: Scope[];
 }
 
 type Row = Record<string, unknown>;
@@ -42,6 +51,14 @@ const budgetOf = (row: Row): RateBudget | null =>
   row.rate_limit === null || row.rate_limit === undefined
     ? null
     : { limit: Number(row.rate_limit), windowSeconds: Number(row.rate_window_seconds) };
+
+/** A stored scope list; a name this version does not know (written by a newer one) grants nothing. */
+const scopesOf = (row: Row): Scope[] => {
+  const stored = new Set(typeof row.scopes === 'string' ? row.scopes.split(',') : []);
+  return SCOPES.filter((scope) => stored.has(scope));
+};
+
+const scopesText = (scopes: Scope[]): string => scopes.join(',');
 
 /**
  * All SQL of the `api_tokens` table, shared by the API (snapshot, usage) and the admin command
@@ -76,8 +93,8 @@ export class ApiTokenRepository {
   /** Tokens neither revoked nor expired at `now`. */
   async activeTokens(now: number): Promise<ActiveToken[]> {
     const rows = await this.dataSource.query<Row[]>(
-      `SELECT id, client, token_hash, expires_at, rate_limit, rate_window_seconds FROM api_tokens
-       WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
+      `SELECT id, client, token_hash, expires_at, rate_limit, rate_window_seconds, scopes
+       FROM api_tokens WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
       [now],
     );
     return rows.map((row) => ({
@@ -86,13 +103,14 @@ export class ApiTokenRepository {
       hash: String(row.token_hash),
       expiresAt: nullableNumber(row.expires_at),
       budget: budgetOf(row),
+      scopes: scopesOf(row),
     }));
   }
 
   async list(): Promise<TokenSummary[]> {
     const rows = await this.dataSource.query<Row[]>(
       `SELECT id, client, prefix, created_at, last_used_at, revoked_at, expires_at, rate_limit,
-              rate_window_seconds FROM api_tokens
+              rate_window_seconds, scopes FROM api_tokens
        ORDER BY client${this.mysql ? '' : ' COLLATE NOCASE'}, created_at, id`,
     );
     return rows.map((row) => ({
@@ -104,6 +122,7 @@ export class ApiTokenRepository {
       revokedAt: nullableNumber(row.revoked_at),
       expiresAt: nullableNumber(row.expires_at),
       budget: budgetOf(row),
+      scopes: scopesOf(row),
     }));
   }
 
@@ -112,20 +131,21 @@ export class ApiTokenRepository {
    * the client has no valid one, a `rotation` only when it has one. Returns the prefixes of the
    * client's valid tokens before, or null when refused. With `graceUntil`, those tokens expire
    * then. One write transaction: the check, the new token and the old tokens' deadline cannot be
-   * interleaved with another command's (two `tokens create` at once issue one token). `budget`:
-   * the client's own rate limit (null: the default); undefined keeps the one its tokens have.
+   * interleaved with another command's (two `tokens create` at once issue one token). `grant`:
+   * the client's rate limit and scopes, set on all its tokens; what it leaves out is kept as the
+   * client's valid tokens have it (a first token: the default budget, no scope).
    */
   async create(
     token: NewToken,
     now: number,
     kind: 'first' | 'rotation',
     graceUntil?: number,
-    budget?: RateBudget | null,
+    grant: TokenGrant = {},
   ): Promise<string[] | null> {
     return writeTransaction(this.dataSource, async (manager) => {
       const revision = await this.nextRevision(manager);
       const valid = await manager.query<Row[]>(
-        `SELECT prefix, rate_limit, rate_window_seconds FROM api_tokens
+        `SELECT prefix, rate_limit, rate_window_seconds, scopes FROM api_tokens
          WHERE ${this.sameClient} AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)
          ORDER BY created_at, id${this.mysql ? ' FOR UPDATE' : ''}`,
         [token.client, now],
@@ -138,23 +158,28 @@ export class ApiTokenRepository {
           [graceUntil, revision, token.client, graceUntil],
         );
       }
-      const kept = budget === undefined ? (valid.length ? budgetOf(valid[0]) : null) : budget;
+      const budget =
+        grant.budget !== undefined ? grant.budget : valid.length ? budgetOf(valid[0]) : null;
+      const scopes = grant.scopes ?? (valid.length ? scopesOf(valid[0]) : []);
       await manager.query(
         `INSERT INTO api_tokens (client, token_hash, prefix, created_at, revision, rate_limit,
-           rate_window_seconds)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+           rate_window_seconds, scopes)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           token.client,
           token.hash,
           token.prefix,
           now,
           revision,
-          kept?.limit ?? null,
-          kept?.windowSeconds ?? null,
+          budget?.limit ?? null,
+          budget?.windowSeconds ?? null,
+          scopesText(scopes),
         ],
       );
-      if (budget !== undefined && valid.length)
-        await this.writeBudget(manager, token.client, budget, revision);
+      if (valid.length && grant.budget !== undefined)
+        await this.writeBudget(manager, token.client, grant.budget, revision);
+      if (valid.length && grant.scopes !== undefined)
+        await this.writeScopes(manager, token.client, grant.scopes, revision);
       return valid.map((row) => String(row.prefix));
     });
   }
@@ -187,6 +212,28 @@ export class ApiTokenRepository {
       const revision = await this.nextRevision(manager);
       return this.writeBudget(manager, client, budget, revision);
     });
+  }
+
+  /** Sets a client's scopes on all its tokens not revoked; returns how many (0: it has none). */
+  async setScopes(client: string, scopes: Scope[]): Promise<number> {
+    return writeTransaction(this.dataSource, async (manager) => {
+      const revision = await this.nextRevision(manager);
+      return this.writeScopes(manager, client, scopes, revision);
+    });
+  }
+
+  private async writeScopes(
+    manager: EntityManager,
+    client: string,
+    scopes: Scope[],
+    revision: number,
+  ): Promise<number> {
+    const result = await manager.queryRunner!.query(
+      `UPDATE api_tokens SET scopes = ?, revision = ? WHERE ${this.sameClient} AND revoked_at IS NULL`,
+      [scopesText(scopes), revision, client],
+      true,
+    );
+    return Number(result.affected ?? 0);
   }
 
   private async writeBudget(
