@@ -22,6 +22,22 @@ export class CachedValue<T> {
 const NEVER_HELD = (): boolean => false;
 
 /**
+ * Hits and misses of one `ReadCache`, plain numbers that the API's metrics read when scraped:
+ * nothing heavier on the read path.
+ */
+export interface CacheCounts {
+  hits: number;
+  misses: number;
+}
+
+/** Who provides each cache's counts (the API's `MetricsService`); absent in the admin CLI. */
+export const READ_CACHE_COUNTS = Symbol('READ_CACHE_COUNTS');
+
+export interface ReadCacheCounters {
+  countsOf(cache: string): CacheCounts;
+}
+
+/**
  * Answers of read queries, kept at most `ttlMs` (counted from the start of the query) and dropped
  * at once by `invalidate()`, which every write of this instance calls after it commits, and which
  * announcements of other instances' writes and CLI imports call too (`REDIS_URL`). Without Redis,
@@ -35,6 +51,7 @@ export class ReadCache {
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 1000,
+    private readonly counts: CacheCounts = { hits: 0, misses: 0 },
   ) {}
 
   get<T>(key: string, load: () => Promise<T>): Promise<T> {
@@ -56,10 +73,17 @@ export class ReadCache {
 
   /** The entry of `key`, loaded now if missing or expired; undefined when the cache is off. */
   private entry(key: string, load: () => Promise<unknown>): Entry | undefined {
-    if (this.ttlMs <= 0) return undefined;
+    if (this.ttlMs <= 0) {
+      this.counts.misses++;
+      return undefined;
+    }
     const now = Date.now();
     const hit = this.entries.get(key);
-    if (hit && hit.expires > now) return hit;
+    if (hit && hit.expires > now) {
+      this.counts.hits++;
+      return hit;
+    }
+    this.counts.misses++;
     const value = load();
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     const entry = { expires: now + this.ttlMs, value };

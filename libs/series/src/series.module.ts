@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { DEFAULT_POOL_SIZE } from '@app/database';
 import { ConcurrencyLimit } from './concurrency-limit';
-import { ReadCache } from './read-cache';
+import { READ_CACHE_COUNTS, ReadCache, ReadCacheCounters } from './read-cache';
 import { RecordChangeModule } from './record-change.module';
 import { RecordChangeService } from './record-change.service';
 import { SeriesRepository } from './series.repository';
@@ -36,9 +36,23 @@ export class SeriesModule {
       providers: [
         {
           provide: token,
-          inject: [DataSource, APP_CONFIG, RecordChangeService],
-          useFactory: (dataSource: DataSource, config: AppConfig, changes: RecordChangeService) => {
-            const cache = new ReadCache(config.cacheTtlMs);
+          inject: [
+            DataSource,
+            APP_CONFIG,
+            RecordChangeService,
+            { token: READ_CACHE_COUNTS, optional: true },
+          ],
+          useFactory: (
+            dataSource: DataSource,
+            config: AppConfig,
+            changes: RecordChangeService,
+            counters?: ReadCacheCounters,
+          ) => {
+            const cache = new ReadCache(
+              config.cacheTtlMs,
+              undefined,
+              counters?.countsOf(definition.key),
+            );
             // Writes of other instances (REDIS_URL): their records show at once here too.
             changes.onChange(definition.key, () => cache.invalidate());
             return new SeriesService(

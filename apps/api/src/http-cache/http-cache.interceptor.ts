@@ -64,6 +64,7 @@ export class HttpCacheInterceptor implements NestInterceptor {
     if (value === undefined || value instanceof StreamableFile || reply.statusCode !== 200) {
       return value;
     }
+    if (route.kept && request.method === 'GET') ResponseCache.markMissed(request);
     const body = typeof value === 'string' ? value : JSON.stringify(value);
     if (reply.getHeader('content-type') === undefined) void reply.header('content-type', JSON_TYPE);
     const headers = this.policy.headersOf(route.scope, body);

@@ -5,12 +5,14 @@ import { CacheHeaders } from '../http-cache/http-cache-policy';
 type Handler = (...args: never[]) => unknown;
 
 const SERVED = Symbol('servedFromResponseCache');
+const MISSED = Symbol('missedByResponseCache');
 
 /** Metadata key of `@CachedResponse()`: the route's answers may be kept here. */
 export const KEEP_ANSWERS = 'keepAnswersInResponseCache';
 
 interface Served {
   [SERVED]?: true;
+  [MISSED]?: true;
 }
 
 /** A successful answer of a `@CachedResponse()` route, as its controller sent it. */
@@ -74,5 +76,14 @@ export class ResponseCache {
 
   static wasServed(request: object): boolean {
     return (request as Served)[SERVED] === true;
+  }
+
+  /** Notes that a `@CachedResponse()` GET was answered by its controller (the metrics' misses). */
+  static markMissed(request: object): void {
+    (request as Served)[MISSED] = true;
+  }
+
+  static wasMissed(request: object): boolean {
+    return (request as Served)[MISSED] === true;
   }
 }
