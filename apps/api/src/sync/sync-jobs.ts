@@ -8,6 +8,8 @@ export interface SourceRun {
   dataset: SyncSource['dataset'];
   url: string;
   outcome: 'updated' | 'unchanged' | 'failed';
+  /** Data rows read from the file (0 when it had not changed). */
+  read: number;
   /** Records inserted or changed (a failed import may have written some before it stopped). */
   written: number;
   error?: string;
@@ -37,7 +39,7 @@ export async function runSources(
         signal,
       );
       if (result.kind === 'unchanged') {
-        runs.push({ dataset, url, outcome: 'unchanged', written: 0 });
+        runs.push({ dataset, url, outcome: 'unchanged', read: 0, written: 0 });
         continue;
       }
       const { summary } = result;
@@ -50,11 +52,19 @@ export async function runSources(
         dataset,
         url,
         outcome: stopped ? 'failed' : 'updated',
+        read: summary.rowsRead,
         written,
         ...((stopped || invalid) && { error: stopped || invalid }),
       });
     } catch (error) {
-      runs.push({ dataset, url, outcome: 'failed', written: 0, error: describeError(error) });
+      runs.push({
+        dataset,
+        url,
+        outcome: 'failed',
+        read: 0,
+        written: 0,
+        error: describeError(error),
+      });
     }
   }
   return runs;
