@@ -13,10 +13,12 @@ import {
   normalizeIp,
 } from '@nestjs/throttler';
 import { ApiError, MESSAGES } from '@app/common';
+import { Scope } from '@app/config';
 import { Caller, TokenService } from '../auth/token.service';
 import { ImmediateGuard } from '../common/immediate-guard';
 import { RouteMemo } from '../common/route-memo';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
+import { THROTTLE_EXEMPT_SCOPE } from './skip-throttle-for.decorator';
 
 /**
  * The metadata keys of `@Throttle()` and `@SkipThrottle()`, which the library does not export:
@@ -83,6 +85,8 @@ interface NowThrottle extends RouteThrottle {
 interface Route {
   throttles: RouteThrottle[];
   now: NowThrottle[] | null;
+  /** `@SkipThrottleFor()`: callers whose token holds this scope are not counted. */
+  exemptFor: Scope | null;
 }
 
 /**
@@ -114,6 +118,7 @@ export class ClientThrottlerGuard extends ThrottlerGuard implements ImmediateGua
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const route = this.routes.get(context);
     if (route === null) return super.canActivate(context);
+    if (route.exemptFor !== null && this.holds(context, route.exemptFor)) return true;
     if (route.now) return this.countNow(context, route.now);
     const budget = this.budgetOf(context.getArgByIndex<TrackedRequest>(0));
     for (const throttle of route.throttles) {
@@ -125,7 +130,14 @@ export class ClientThrottlerGuard extends ThrottlerGuard implements ImmediateGua
   /** The verdict without a promise when the counters answer at once (`ImmediateGuard`). */
   canActivateNow(context: ExecutionContext): boolean | undefined {
     const route = this.routes.get(context);
-    return route?.now ? this.countNow(context, route.now) : undefined;
+    if (!route?.now) return undefined;
+    if (route.exemptFor !== null && this.holds(context, route.exemptFor)) return true;
+    return this.countNow(context, route.now);
+  }
+
+  private holds(context: ExecutionContext, scope: Scope): boolean {
+    const caller = this.tokens.identify(context.getArgByIndex<TrackedRequest>(0));
+    return caller.kind === 'client' && caller.scopes.has(scope);
   }
 
   /** `handleRequest` step by step, with counters that answer at once (`MemoryThrottlerStorage`). */
@@ -170,7 +182,16 @@ export class ClientThrottlerGuard extends ThrottlerGuard implements ImmediateGua
         ({ throttler, getTracker }) =>
           getTracker === this.commonOptions.getTracker && throttler.ignoreUserAgents === undefined,
       );
-    return { throttles, now: countable ? throttles.map((t) => this.nowThrottle(t)) : null };
+    const exemptFor =
+      this.reflector.getAllAndOverride<Scope | undefined>(THROTTLE_EXEMPT_SCOPE, [
+        handler,
+        classRef,
+      ]) ?? null;
+    return {
+      throttles,
+      now: countable ? throttles.map((t) => this.nowThrottle(t)) : null,
+      exemptFor,
+    };
   }
 
   /**
