@@ -147,7 +147,13 @@ describe('OpenAPI document (/api/docs-json)', () => {
   it('documents every error status with the error body and an example', () => {
     for (const route of routes) {
       const op = operation(route);
-      const expected = route.path === '/api/health' ? ['503'] : ['429', '500', '503'];
+      // Metrics never reads the database.
+      const expected =
+        route.path === '/api/health'
+          ? ['503']
+          : route.path === '/api/metrics'
+            ? ['401', '403', '429', '500']
+            : ['429', '500', '503'];
       expect({ route, statuses: Object.keys(op.responses) }).toEqual({
         route,
         statuses: expect.arrayContaining(expected),
@@ -285,7 +291,11 @@ describe('OpenAPI document (/api/docs-json)', () => {
       for (const [status, response] of Object.entries(operation(route).responses)) {
         // What test/rate-limit.e2e-spec.ts finds on the wire: every answer the rate limit
         // counted, errors included; not a body refused before the guards, nor the 429.
-        const counted = route.path !== '/api/health' && !['413', '415', '429'].includes(status);
+        // The metrics route does not count a scraper (its 200 and 500): only the refusals.
+        const counted =
+          route.path === '/api/metrics'
+            ? ['401', '403'].includes(status)
+            : route.path !== '/api/health' && !['413', '415', '429'].includes(status);
         const rateHeaders = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
         const headers = Object.keys(response.headers ?? {});
         expect({ route, status, headers: headers.filter((h) => h.startsWith('X-R')) }).toEqual({

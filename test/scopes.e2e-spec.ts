@@ -147,6 +147,13 @@ function tokenRoutes(): TokenRoute[] {
       success: 200,
       call: (t, token) => t.http.get('/api/sources').set(bearer(token)),
     },
+    {
+      method: 'get',
+      template: '/api/metrics',
+      scopes: ['metrics:read'],
+      success: 200,
+      call: (t, token) => t.http.get('/api/metrics').set(bearer(token)),
+    },
   );
   return routes;
 }

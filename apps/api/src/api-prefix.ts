@@ -3,3 +3,6 @@ export const API_PREFIX = 'api';
 
 /** The health route, polled by orchestrators. */
 export const HEALTH_PATH = `/${API_PREFIX}/health`;
+
+/** The metrics route, scraped by Prometheus (never rate-limited). */
+export const METRICS_PATH = `/${API_PREFIX}/metrics`;

@@ -9,6 +9,7 @@ import { ValidationPipe } from './common/validation.pipe';
 import { CovidModule } from './covid/covid.module';
 import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { MpoxModule } from './mpox/mpox.module';
 import { StatsModule } from './stats/stats.module';
 import { SyncModule } from './sync/sync.module';
@@ -24,6 +25,7 @@ export class AppModule {
         AppConfigModule.forRoot(config),
         LoggingModule.forRoot(logger),
         DatabaseModule.forRoot(config.db),
+        MetricsModule,
         AuthModule,
         CovidModule,
         MpoxModule,

@@ -11,6 +11,7 @@ import { closeConnectionsWhenStopping } from './health/connection-close.hook';
 import { PinoNestLogger, createAppLogger } from './logging/app-logger';
 import { logRequests } from './logging/request-log';
 import { echoRequestId, requestId } from './logging/request-id';
+import { countRequests } from './metrics/request-metrics.hook';
 import { serveCachedResponses } from './response-cache/serve-cached-responses';
 import { enableCors, registerSecurityHeaders } from './security/http-security';
 import { SHUTDOWN_SIGNALS } from './shutdown-deadline';
@@ -64,6 +65,7 @@ export async function createApp(
   app.setGlobalPrefix(API_PREFIX);
   echoRequestId(app);
   logRequests(app);
+  countRequests(app);
   closeConnectionsWhenStopping(app);
   registerSecurityHeaders(app);
   requireHostHeader(app);

@@ -6,7 +6,7 @@ import {
   ReferenceObject,
   SwaggerModule,
 } from '@nestjs/swagger';
-import { API_PREFIX, HEALTH_PATH } from '../api-prefix';
+import { API_PREFIX, HEALTH_PATH, METRICS_PATH } from '../api-prefix';
 
 export const DOCS_PATH = `${API_PREFIX}/docs`;
 export const DOCS_JSON_PATH = `${API_PREFIX}/docs-json`;
@@ -95,6 +95,12 @@ const HEADERS: Record<string, HeaderObject> = {
 const UNLIMITED_PATHS = new Set([HEALTH_PATH]);
 
 /**
+ * Routes whose callers with the exempt scope are not counted (`@SkipThrottleFor()`): only the
+ * refusals of the others carry the headers.
+ */
+const COUNTED_ONLY: Record<string, Set<string>> = { [METRICS_PATH]: new Set(['401', '403']) };
+
+/**
  * Answers that never carry the `X-RateLimit-*` headers: a body refused before the guards run
  * (413, 415) and the rate limit's own refusal. A 400 may or may not (malformed JSON is refused
  * before the guards, an invalid parameter after): the headers are declared, and described.
@@ -122,7 +128,9 @@ function completeDocument(document: OpenAPIObject): OpenAPIObject {
       }
       for (const [status, response] of Object.entries(operation.responses)) {
         if (!response || '$ref' in response) continue;
-        const counted = !UNLIMITED_PATHS.has(path) && !UNCOUNTED_STATUSES.has(status);
+        const counted =
+          COUNTED_ONLY[path]?.has(status) ??
+          (!UNLIMITED_PATHS.has(path) && !UNCOUNTED_STATUSES.has(status));
         response.headers = {
           ...response.headers,
           'X-Request-Id': ref('X-Request-Id'),

@@ -11,6 +11,7 @@ import {
 } from '@app/config';
 import { SourceRepository } from '@app/database';
 import { RecordChangeService } from '@app/series';
+import { MetricsService } from '../metrics/metrics.service';
 import { SyncLockService } from './sync-lock.service';
 import { SyncRunner } from './sync-runner.service';
 
@@ -41,6 +42,7 @@ export class SyncService implements OnApplicationBootstrap, OnApplicationShutdow
     private readonly runner: SyncRunner,
     private readonly sources: SourceRepository,
     private readonly changes: RecordChangeService,
+    private readonly metrics: MetricsService,
   ) {
     this.sync = config.sync;
   }
@@ -140,7 +142,15 @@ export class SyncService implements OnApplicationBootstrap, OnApplicationShutdow
 
   private async runSources(sync: SyncConfig): Promise<void> {
     const started = Date.now();
-    const runs = await this.runner.run(sync.sources, this.stop.signal);
+    let runs;
+    try {
+      runs = await this.runner.run(sync.sources, this.stop.signal);
+    } catch (error) {
+      this.metrics.recordFailedSync(sync.sources);
+      throw error;
+    }
+    // Counted from what the worker reported: its imports ran on a connection of its own.
+    this.metrics.recordSync(runs, Date.now());
     const written = new Set(runs.filter((r) => r.outcome !== 'unchanged').map((r) => r.dataset));
     written.forEach((dataset) => this.changes.written(dataset));
     for (const run of runs) {

@@ -1,0 +1,16 @@
+import { Global, Module } from '@nestjs/common';
+import { READ_CACHE_COUNTS } from '@app/series';
+import { MetricsController } from './metrics.controller';
+import { MetricsService } from './metrics.service';
+
+/**
+ * The application's metrics (`GET /api/metrics`). Global: the read caches (`SeriesModule`) and the
+ * sync report into it wherever they are provided.
+ */
+@Global()
+@Module({
+  controllers: [MetricsController],
+  providers: [MetricsService, { provide: READ_CACHE_COUNTS, useExisting: MetricsService }],
+  exports: [MetricsService, READ_CACHE_COUNTS],
+})
+export class MetricsModule {}
