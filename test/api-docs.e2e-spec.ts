@@ -1,3 +1,4 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { MESSAGES } from '@app/common';
 import { MAX_BULK_RECORDS } from '@app/series';
 import { AppRoute, appRoutes } from './support/app-routes';
@@ -67,6 +68,19 @@ describe('OpenAPI document (/api/docs-json)', () => {
     expect(doc.components.securitySchemes).toEqual({
       bearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
     });
+  });
+
+  it("passes Redocly's recommended lint rules with no error", async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({
+      source: JSON.stringify(doc),
+      absoluteRef: 'openapi.json',
+      config,
+    });
+    const errors = problems
+      .filter((problem) => problem.severity === 'error')
+      .map((problem) => `${problem.ruleId}: ${problem.message} (${problem.location[0]?.pointer})`);
+    expect(errors).toEqual([]);
   });
 
   it('documents every route of the application, and nothing else', () => {
@@ -318,9 +332,10 @@ describe('OpenAPI document (/api/docs-json)', () => {
       nullable: true,
     });
     expect(schemas.RecordBodyDto.additionalProperties).toBe(false);
-    expect(schemas.RecordBodyDto.properties?.total_recovered).toMatchObject({
-      oneOf: [{ type: 'number' }, { type: 'string' }, { type: 'boolean' }],
-      nullable: true,
+    // OpenAPI 3.0: `nullable` only beside a `type` (Redocly's `struct` rule).
+    expect(schemas.RecordBodyDto.properties?.total_recovered).toEqual({
+      description: expect.any(String),
+      oneOf: [{ type: 'number', nullable: true }, { type: 'string' }, { type: 'boolean' }],
     });
     expect(schemas.CreatedAck.properties?.message.example).toBe(MESSAGES.created);
     const list = operation({ method: 'get', path: '/api/covid/data', isPublic: false });

@@ -26,6 +26,7 @@ const SLOW_SUITES = [
   'import-formats',
   'import-statistics',
   'import-url',
+  'openapi-client',
   'overload',
   'races',
   'several-instances',
