@@ -22,6 +22,7 @@ const SLOW_SUITES = [
   'fuzz',
   'graceful-shutdown',
   'health',
+  'history-writers',
   'http-caching',
   'import-formats',
   'import-statistics',

@@ -102,6 +102,12 @@ describe('a TypeScript client generated from the OpenAPI document', () => {
         ...record('2022-06-01', 'France'),
         total_cases: 101,
       });
+      await call(
+        'get',
+        `/api/${key}/data/{id}/history`,
+        `/api/${key}/data/${id}/history`,
+        200,
+      );
       await call('get', `/api/${key}/countries`, `/api/${key}/countries`, 200);
       await call('get', `/api/${key}/stats`, `/api/${key}/stats?country=France`, 200);
       await call('get', `/api/${key}/public/weekly`, `/api/${key}/public/weekly`, 200);

@@ -1,6 +1,8 @@
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { SeriesRecordEntity, exclusiveWrite, withDeadline, writeTransaction } from '@app/database';
+import { SeriesRecordEntity, withDeadline, writeTransaction } from '@app/database';
+import { NewRevision, RevisionRepository } from './history/revision.repository';
 import {
+  ChangeOrigin,
   DailyValues,
   ListFilter,
   RecordValues,
@@ -68,6 +70,8 @@ export interface PageOptions {
 export class SeriesRepository {
   private readonly table: string;
   private readonly records: Repository<SeriesRecordEntity>;
+  /** The history: every write below appends its revisions in its own transaction. */
+  readonly revisions: RevisionRepository;
 
   /**
    * @param deadlineMs longest wait for one database call before it fails as "database
@@ -80,6 +84,7 @@ export class SeriesRepository {
   ) {
     this.records = dataSource.getRepository(definition.entity);
     this.table = this.records.metadata.tableName;
+    this.revisions = new RevisionRepository(dataSource, definition, deadlineMs);
   }
 
   private async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
@@ -274,29 +279,61 @@ export class SeriesRepository {
     }
   }
 
-  async insert(values: RecordValues): Promise<number> {
-    const result = await withDeadline(
-      exclusiveWrite(this.dataSource, () => this.records.insert(toEntity(values))),
+  /** A new record and its `create` revision, in one transaction. */
+  async insert(given: RecordValues, origin: ChangeOrigin): Promise<number> {
+    const values = withCanonicalCountry(given);
+    return withDeadline(
+      writeTransaction(this.dataSource, async (manager) => {
+        const result = await manager.insert(this.records.target, toEntity(values));
+        const id = Number(result.identifiers[0].id);
+        await this.revisions.append(manager, origin, [{ recordId: id, kind: 'create', values }]);
+        return id;
+      }),
       this.deadlineMs,
     );
-    return Number(result.identifiers[0].id);
   }
 
-  /** Replaces every field of a record; false when the id does not exist. */
-  async update(id: number, values: RecordValues): Promise<boolean> {
-    const result = await withDeadline(
-      exclusiveWrite(this.dataSource, () => this.records.update({ id }, toEntity(values))),
+  /**
+   * Replaces every field of a record, with an `update` revision; false when the id does not
+   * exist. Values equal to the stored ones write nothing (and append no revision).
+   */
+  async update(id: number, given: RecordValues, origin: ChangeOrigin): Promise<boolean> {
+    const values = withCanonicalCountry(given);
+    return withDeadline(
+      writeTransaction(this.dataSource, async (manager) => {
+        const [row] = await manager.query<Row[]>(
+          `SELECT ${COLUMNS} FROM ${this.table} WHERE id = ?${this.forUpdate}`,
+          [id],
+        );
+        if (!row) return false;
+        const stored = toRecord(row);
+        if (stored.date === values.date && valuesKey(stored) === valuesKey(values)) return true;
+        await manager.update(this.records.target, { id }, toEntity(values));
+        await this.revisions.append(manager, origin, [{ recordId: id, kind: 'update', values }]);
+        return true;
+      }),
       this.deadlineMs,
     );
-    return (result.affected ?? 0) > 0;
   }
 
-  async delete(id: number): Promise<boolean> {
-    const result = await withDeadline(
-      exclusiveWrite(this.dataSource, () => this.records.delete({ id })),
+  /** Deletes a record, with a `delete` revision; false when the id does not exist. */
+  async delete(id: number, origin: ChangeOrigin): Promise<boolean> {
+    return withDeadline(
+      writeTransaction(this.dataSource, async (manager) => {
+        const result = await manager.delete(this.records.target, { id });
+        if ((result.affected ?? 0) === 0) return false;
+        await this.revisions.append(manager, origin, [
+          { recordId: id, kind: 'delete', values: null },
+        ]);
+        return true;
+      }),
       this.deadlineMs,
     );
-    return (result.affected ?? 0) > 0;
+  }
+
+  /** MySQL locks the row read before it is rewritten; SQLite's write transaction holds the file. */
+  private get forUpdate(): string {
+    return this.dataSource.options.type === 'mysql' ? ' FOR UPDATE' : '';
   }
 
   /**
@@ -307,15 +344,19 @@ export class SeriesRepository {
    * Inserts or updates by country and date. A record equal to the stored one (same name and
    * figures) is not written again: a sync that re-reads a whole file rewrites only what changed.
    */
-  async upsertMany(records: RecordValues[]): Promise<UpsertCounts> {
+  async upsertMany(records: RecordValues[], origin: ChangeOrigin): Promise<UpsertCounts> {
     if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
     // Concurrent bulk writes over the same keys can deadlock on MySQL (InnoDB's gap locks):
     // `writeTransaction` runs the victim again.
-    return withDeadline(this.upsertOnce(records.map(withCanonicalCountry)), this.deadlineMs);
+    return withDeadline(
+      this.upsertOnce(records.map(withCanonicalCountry), origin),
+      this.deadlineMs,
+    );
   }
 
-  private upsertOnce(records: RecordValues[]): Promise<UpsertCounts> {
+  private upsertOnce(records: RecordValues[], origin: ChangeOrigin): Promise<UpsertCounts> {
     return writeTransaction(this.dataSource, async (manager) => {
+      const at = Date.now();
       const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
       // What each key holds once the records before it are written (a batch may name a key twice).
       const written = new Map<string, string>();
@@ -323,6 +364,7 @@ export class SeriesRepository {
         const chunk = records.slice(start, start + UPSERT_CHUNK);
         const stored = await this.storedValues(manager, chunk);
         const changed: RecordValues[] = [];
+        const kinds: NewRevision['kind'][] = [];
         for (const record of chunk) {
           const key = `${countryKey(record.country)}|${record.date}`;
           const before = written.get(key) ?? stored.get(key);
@@ -332,11 +374,20 @@ export class SeriesRepository {
             continue;
           }
           counts[before === undefined ? 'inserted' : 'updated']++;
+          kinds.push(before === undefined ? 'create' : 'update');
           written.set(key, after);
           changed.push(record);
         }
         if (changed.length) {
           await manager.query(this.upsertSql(changed.length), changed.flatMap(upsertParams));
+          // The ids of the records just written (new ones got theirs from the statement).
+          const ids = await this.storedIds(manager, changed);
+          const revisions = changed.map((values, i) => ({
+            recordId: ids.get(`${countryKey(values.country)}|${values.date}`) as number,
+            kind: kinds[i],
+            values,
+          }));
+          await this.revisions.append(manager, origin, revisions, at);
         }
       }
       return counts;
@@ -360,6 +411,23 @@ export class SeriesRepository {
         `${String(row.country_key)}|${String(row.date)}`,
         valuesKey(toRecord(row)),
       ]),
+    );
+  }
+
+  /** The ids of the stored records of `chunk`, by country key and date. */
+  private async storedIds(
+    manager: EntityManager,
+    chunk: RecordValues[],
+  ): Promise<Map<string, number>> {
+    const countries = [...new Set(chunk.map((r) => countryKey(r.country)))];
+    const dates = chunk.map((r) => r.date).sort();
+    const rows = await manager.query<Row[]>(
+      `SELECT id, country_key, date FROM ${this.table}
+       WHERE country_key IN (${countries.map(() => '?').join(', ')}) AND date >= ? AND date <= ?`,
+      [...countries, dates[0], dates[dates.length - 1]],
+    );
+    return new Map(
+      rows.map((row) => [`${String(row.country_key)}|${String(row.date)}`, Number(row.id)]),
     );
   }
 

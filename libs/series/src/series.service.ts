@@ -14,6 +14,7 @@ import {
   CountryStats,
   ListFilter,
   ListQuery,
+  RecordRevision,
   RecordValues,
   SeriesDefinition,
   SeriesRecord,
@@ -286,10 +287,23 @@ export class SeriesService {
     yield ']';
   }
 
+  /** A record's revisions, oldest first; 404 for an id that never existed. */
+  async history(id: number): Promise<RecordRevision[]> {
+    const revisions = await this.repository.revisions.ofRecord(id);
+    if (revisions.length === 0) throw ApiError.notFound(MESSAGES.recordNotFound);
+    return revisions.map((revision, i) => ({
+      revision: i + 1,
+      at: new Date(revision.at).toISOString(),
+      actor: revision.actor,
+      change: revision.kind,
+      record: revision.values === null ? null : { id, ...revision.values },
+    }));
+  }
+
   create(body: RecordValues, origin: ChangeOrigin): Promise<number> {
     return this.write(origin, 'created', async () => {
       try {
-        const id = await this.repository.insert(toValues(body));
+        const id = await this.repository.insert(toValues(body), origin);
         return { result: id, ids: [id] };
       } catch (error) {
         if (isUniqueViolation(error)) throw ApiError.conflict(MESSAGES.duplicateRecord);
@@ -302,7 +316,7 @@ export class SeriesService {
     return this.write(origin, 'updated', async () => {
       let updated: boolean;
       try {
-        updated = await this.repository.update(id, toValues(body));
+        updated = await this.repository.update(id, toValues(body), origin);
       } catch (error) {
         if (isUniqueViolation(error)) throw ApiError.conflict(MESSAGES.duplicateRecord);
         throw error;
@@ -322,7 +336,7 @@ export class SeriesService {
     origin: ChangeOrigin,
   ): Promise<{ inserted: number; updated: number }> {
     const counts = await this.write(origin, 'upserted', async () => {
-      const written = await this.repository.upsertMany(bodies.map(toValues));
+      const written = await this.repository.upsertMany(bodies.map(toValues), origin);
       return { result: written, ids: [] };
     });
     return { inserted: counts.inserted, updated: counts.updated + counts.unchanged };
@@ -330,7 +344,9 @@ export class SeriesService {
 
   remove(id: number, origin: ChangeOrigin): Promise<void> {
     return this.write(origin, 'deleted', async () => {
-      if (!(await this.repository.delete(id))) throw ApiError.notFound(MESSAGES.recordNotFound);
+      if (!(await this.repository.delete(id, origin))) {
+        throw ApiError.notFound(MESSAGES.recordNotFound);
+      }
       return { result: undefined, ids: [id] };
     });
   }

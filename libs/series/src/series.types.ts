@@ -117,3 +117,13 @@ export interface ChangeOrigin {
   /** The HTTP request's id (`X-Request-Id`), or the import's id. */
   requestId?: string;
 }
+
+/** One revision of a record, as the API answers it (`GET /<key>/data/:id/history`). */
+export interface RecordRevision {
+  revision: number;
+  /** ISO 8601, UTC, milliseconds. */
+  at: string;
+  actor: string;
+  change: 'create' | 'update' | 'delete';
+  record: SeriesRecord | null;
+}

@@ -29,6 +29,7 @@ import {
   InjectSeries,
   MAX_BULK_RECORDS,
   ChangeOrigin,
+  RecordRevision,
   SeriesDefinition,
   SeriesService,
 } from '@app/series';
@@ -55,7 +56,12 @@ import { RecordBodyDto } from './dto/record-body.dto';
 import { StatsQueryDto } from './dto/stats-query.dto';
 import { JSON_TYPE } from '../common/json-content-type';
 import { CLIENT_TIMEOUTS } from '../client-timeouts';
-import { CountryListItemResponse, CountryStatsResponse, RecordResponse } from './series.responses';
+import {
+  CountryListItemResponse,
+  CountryStatsResponse,
+  RecordResponse,
+  RevisionResponse,
+} from './series.responses';
 
 /**
  * The token-protected routes of one disease, `/<key>/data`, `/<key>/countries`, `/<key>/stats`:
@@ -215,6 +221,26 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
     ): Promise<WriteAck> {
       await this.series.remove(id, origin);
       return { success: true, message: MESSAGES.deleted };
+    }
+
+    @Get('data/:id/history')
+    @RequireScope(`${definition.key}:read`)
+    @HttpCache('private')
+    @ApiOperation({
+      summary: `The history of a ${definition.label} record`,
+      description:
+        'Every change made to the record, oldest first: when, by whom, and the record after it ' +
+        '(null once deleted). Records that existed when the history began have one baseline ' +
+        'revision (`migration:baseline`).',
+    })
+    @ApiOkResponse({ description: 'The revisions', type: [RevisionResponse] })
+    @ApiBadRequest('Invalid `id` (a positive integer)', {
+      error: MESSAGES.invalidParam,
+      details: ['id : doit être un entier strictement positif'],
+    })
+    @ApiNotFound(MESSAGES.recordNotFound)
+    history(@Param() { id }: IdParamDto): Promise<RecordRevision[]> {
+      return this.series.history(id);
     }
 
     @Get('countries')

@@ -35,6 +35,7 @@ export async function runSources(
         DEFAULT_DOWNLOAD,
         QUIET_PROGRESS,
         signal,
+        'sync',
       );
       if (result.kind === 'unchanged') {
         runs.push({ dataset, url, outcome: 'unchanged', written: 0 });
