@@ -1,6 +1,9 @@
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { SeriesRecordEntity, withDeadline, writeTransaction } from '@app/database';
 import { NewRevision, RevisionRepository } from './history/revision.repository';
+import { Row, toRecord } from './record-rows';
+
+export { toRecord };
 import {
   ChangeOrigin,
   DailyValues,
@@ -16,21 +19,6 @@ import { canonicalCountryName } from '@app/countries';
 const UPSERT_CHUNK = 1000;
 
 const COLUMNS = 'id, date, country, total_cases, new_cases, total_deaths, new_deaths';
-
-type Row = Record<string, unknown>;
-
-/** Database rows to API records: 64-bit columns come back from MySQL as strings. */
-export function toRecord(row: Row): SeriesRecord {
-  return {
-    id: Number(row.id),
-    date: String(row.date),
-    country: String(row.country),
-    total_cases: Number(row.total_cases),
-    new_cases: Number(row.new_cases),
-    total_deaths: Number(row.total_deaths),
-    new_deaths: Number(row.new_deaths),
-  };
-}
 
 function toDaily(row: Row): DailyValues {
   return {
@@ -362,12 +350,13 @@ export class SeriesRepository {
       const written = new Map<string, string>();
       for (let start = 0; start < records.length; start += UPSERT_CHUNK) {
         const chunk = records.slice(start, start + UPSERT_CHUNK);
-        const stored = await this.storedValues(manager, chunk);
+        const stored = await this.storedRecords(manager, chunk);
         const changed: RecordValues[] = [];
         const kinds: NewRevision['kind'][] = [];
         for (const record of chunk) {
           const key = `${countryKey(record.country)}|${record.date}`;
-          const before = written.get(key) ?? stored.get(key);
+          const found = stored.get(key);
+          const before = written.get(key) ?? (found && valuesKey(found));
           const after = valuesKey(record);
           if (before === after) {
             counts.unchanged++;
@@ -381,9 +370,9 @@ export class SeriesRepository {
         if (changed.length) {
           await manager.query(this.upsertSql(changed.length), changed.flatMap(upsertParams));
           // The ids of the records just written (new ones got theirs from the statement).
-          const ids = await this.storedIds(manager, changed);
+          const ids = await this.storedRecords(manager, changed);
           const revisions = changed.map((values, i) => ({
-            recordId: ids.get(`${countryKey(values.country)}|${values.date}`) as number,
+            recordId: ids.get(`${countryKey(values.country)}|${values.date}`)!.id,
             kind: kinds[i],
             values,
           }));
@@ -394,11 +383,11 @@ export class SeriesRepository {
     });
   }
 
-  /** The stored values (`valuesKey`) of the records of `chunk` that exist, by country key and date. */
-  private async storedValues(
+  /** The stored records among the keys of `chunk`, by country key and date. */
+  private async storedRecords(
     manager: EntityManager,
     chunk: RecordValues[],
-  ): Promise<Map<string, string>> {
+  ): Promise<Map<string, SeriesRecord>> {
     const countries = [...new Set(chunk.map((r) => countryKey(r.country)))];
     const dates = chunk.map((r) => r.date).sort();
     const rows = await manager.query<Row[]>(
@@ -407,27 +396,7 @@ export class SeriesRepository {
       [...countries, dates[0], dates[dates.length - 1]],
     );
     return new Map(
-      rows.map((row) => [
-        `${String(row.country_key)}|${String(row.date)}`,
-        valuesKey(toRecord(row)),
-      ]),
-    );
-  }
-
-  /** The ids of the stored records of `chunk`, by country key and date. */
-  private async storedIds(
-    manager: EntityManager,
-    chunk: RecordValues[],
-  ): Promise<Map<string, number>> {
-    const countries = [...new Set(chunk.map((r) => countryKey(r.country)))];
-    const dates = chunk.map((r) => r.date).sort();
-    const rows = await manager.query<Row[]>(
-      `SELECT id, country_key, date FROM ${this.table}
-       WHERE country_key IN (${countries.map(() => '?').join(', ')}) AND date >= ? AND date <= ?`,
-      [...countries, dates[0], dates[dates.length - 1]],
-    );
-    return new Map(
-      rows.map((row) => [`${String(row.country_key)}|${String(row.date)}`, Number(row.id)]),
+      rows.map((row) => [`${String(row.country_key)}|${String(row.date)}`, toRecord(row)]),
     );
   }
 

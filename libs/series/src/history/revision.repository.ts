@@ -1,6 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { countryKey } from '@app/common';
 import { withDeadline } from '@app/database';
+import { Row, recordValuesOf } from '../record-rows';
 import { ChangeOrigin, RecordValues, SeriesDefinition } from '../series.types';
 
 /** What a revision did to its record. */
@@ -31,19 +32,6 @@ const APPEND_CHUNK = 500;
 
 const VALUE_COLUMNS = 'date, country, total_cases, new_cases, total_deaths, new_deaths';
 
-type Row = Record<string, unknown>;
-
-function valuesOf(row: Row): RecordValues {
-  return {
-    date: String(row.date),
-    country: String(row.country),
-    total_cases: Number(row.total_cases),
-    new_cases: Number(row.new_cases),
-    total_deaths: Number(row.total_deaths),
-    new_deaths: Number(row.new_deaths),
-  };
-}
-
 function toRevision(row: Row): StoredRevision {
   return {
     id: Number(row.id),
@@ -53,7 +41,7 @@ function toRevision(row: Row): StoredRevision {
     requestId: typeof row.request_id === 'string' ? row.request_id : null,
     kind: String(row.kind) as ChangeKind,
     // A deletion keeps no values.
-    values: row.kind === 'delete' ? null : valuesOf(row),
+    values: row.kind === 'delete' ? null : recordValuesOf(row),
   };
 }
 
