@@ -26,6 +26,7 @@ const SLOW_SUITES = [
   'import-formats',
   'import-statistics',
   'import-url',
+  'load-balancer',
   'overload',
   'races',
   'several-instances',
