@@ -6,14 +6,12 @@ import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
 import { parse } from 'yaml';
 import { ApiProcess, ROOT, startApi } from './support/built-api';
-import { NGINX } from './support/nginx';
+import { NGINX, freePort } from './support/nginx';
 import { productionStartCommand } from './support/start-command';
 import { TestDatabase, createTestDatabase } from './support/test-database';
 
 const run = promisify(execFile);
 
-/** Host side of `ports` for this test (the container listens on 3000; ours is in our range). */
-const PORT = 3220;
 const REDIS_DB = 2;
 const TOKEN = 'compose-check-token-0123456789';
 
@@ -235,8 +233,14 @@ describe('docker-compose.yml and Dockerfile', () => {
     let db: TestDatabase;
     let app: ApiProcess | undefined;
     let env: Record<string, string>;
+    /**
+     * Host side of `ports` (the container listens on 3000): free at run time, since a fixed port
+     * may be taken by the same suite running from another checkout.
+     */
+    let apiPort: number;
 
     beforeAll(async () => {
+      apiPort = await freePort();
       db = await createTestDatabase('mysql');
       // What the operator's .env holds: .env.example plus a token of their own.
       const dotenv = { ...envExample, API_TOKENS: `compose-check:${TOKEN}` };
@@ -257,7 +261,7 @@ describe('docker-compose.yml and Dockerfile', () => {
           /\/0$/,
           `/${REDIS_DB}`,
         ),
-        PORT: String(PORT),
+        PORT: String(apiPort),
       };
       const [command, ...args] = execForm('CMD');
       expect(command).toBe('node');
@@ -269,7 +273,7 @@ describe('docker-compose.yml and Dockerfile', () => {
       await db?.drop();
     });
 
-    const url = (path: string) => `http://127.0.0.1:${PORT}${path}`;
+    const url = (path: string) => `http://127.0.0.1:${apiPort}${path}`;
 
     it('keeps the production settings of the Compose file', () => {
       expect(env).toEqual(
@@ -323,7 +327,7 @@ describe('docker-compose.yml and Dockerfile', () => {
       const [command, ...args] = execForm('HEALTHCHECK');
       expect(command).toBe('node');
       const check = () =>
-        run(process.execPath, args, { env: { PORT: String(PORT) } }).then(
+        run(process.execPath, args, { env: { PORT: String(apiPort) } }).then(
           () => 0,
           (error: { code?: number }) => error.code ?? -1,
         );
