@@ -27,6 +27,7 @@ const SLOW_SUITES = [
   'import-formats',
   'import-statistics',
   'import-url',
+  'load-balancer',
   'openapi-client',
   'overload',
   'races',
