@@ -22,6 +22,7 @@ const SLOW_SUITES = [
   'fuzz',
   'graceful-shutdown',
   'health',
+  'history-restore',
   'history-writers',
   'http-caching',
   'import-formats',

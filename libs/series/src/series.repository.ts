@@ -319,6 +319,47 @@ export class SeriesRepository {
     );
   }
 
+  /**
+   * Puts records back into given states (values, or null: absent), all in one transaction: a
+   * deleted record comes back with its id. Each record changed appends its revision; one already in
+   * its state is left as it is. Answers what was done to each, in order.
+   */
+  async restore(
+    states: { recordId: number; values: RecordValues | null }[],
+    origin: ChangeOrigin,
+  ): Promise<(NewRevision['kind'] | 'unchanged')[]> {
+    return writeTransaction(this.dataSource, async (manager) => {
+      const at = Date.now();
+      const done: (NewRevision['kind'] | 'unchanged')[] = [];
+      for (const { recordId, values: given } of states) {
+        const values = given && withCanonicalCountry(given);
+        const [row] = await manager.query<Row[]>(
+          `SELECT ${COLUMNS} FROM ${this.table} WHERE id = ?${this.forUpdate}`,
+          [recordId],
+        );
+        const stored = row === undefined ? null : toRecord(row);
+        let kind: NewRevision['kind'] | 'unchanged';
+        if (values === null) {
+          kind = stored === null ? 'unchanged' : 'delete';
+          if (kind === 'delete') await manager.delete(this.records.target, { id: recordId });
+        } else if (stored === null) {
+          kind = 'create';
+          await manager.insert(this.records.target, { id: recordId, ...toEntity(values) });
+        } else if (stored.date === values.date && valuesKey(stored) === valuesKey(values)) {
+          kind = 'unchanged';
+        } else {
+          kind = 'update';
+          await manager.update(this.records.target, { id: recordId }, toEntity(values));
+        }
+        if (kind !== 'unchanged') {
+          await this.revisions.append(manager, origin, [{ recordId, kind, values }], at);
+        }
+        done.push(kind);
+      }
+      return done;
+    });
+  }
+
   /** MySQL locks the row read before it is rewritten; SQLite's write transaction holds the file. */
   private get forUpdate(): string {
     return this.dataSource.options.type === 'mysql' ? ' FOR UPDATE' : '';

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { COVID_SERIES, MPOX_SERIES, SeriesDefinition, countryNameProblem } from '@app/series';
+import { countryNameProblem } from '@app/series';
 import { CliError } from '../cli-error';
 import { withService } from '../cli-context';
 import { interruptible, signalExitCode } from '../interruption';
@@ -14,15 +14,10 @@ import {
   isUrl,
 } from '@app/importer';
 import { ExportService } from './export.service';
+import { seriesNamed } from './series-argument';
 import { createProgress } from './progress-bar';
 
-const SERIES: Record<string, SeriesDefinition> = { covid: COVID_SERIES, mpox: MPOX_SERIES };
-
-function series(name: string): SeriesDefinition {
-  const found = SERIES[name];
-  if (!found) throw CliError.usage(`unknown data set "${name}": expected covid or mpox`);
-  return found;
-}
+const series = seriesNamed;
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 

@@ -91,6 +91,15 @@ export class RevisionRepository {
     }
   }
 
+  /** The records that `actor` changed at `since` (epoch ms) or later, by id. */
+  async recordsChangedBy(actor: string, since: number): Promise<number[]> {
+    const rows = await this.dataSource.query<Row[]>(
+      `SELECT DISTINCT record_id FROM ${this.table} WHERE actor = ? AND at >= ? ORDER BY record_id`,
+      [actor, since],
+    );
+    return rows.map((row) => Number(row.record_id));
+  }
+
   /** A record's revisions, oldest first; none for an id that never existed. */
   async ofRecord(recordId: number): Promise<StoredRevision[]> {
     const rows = await withDeadline(
