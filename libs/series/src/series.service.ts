@@ -118,7 +118,7 @@ export class SeriesService {
 
   /**
    * The records within the 30 days that end at that country's most recent record. Read through
-   * `countryWindowJson`, which caches the answer (as JSON text).
+   * `countryWindowList`, which caches the answer (as text).
    */
   async countryWindow(country: string): Promise<SeriesRecord[]> {
     const key = countryLookupKey(country);
@@ -187,10 +187,6 @@ export class SeriesService {
     }
   }
 
-  countryWindowJson(country: string): Promise<CachedValue<string>> {
-    return this.countryWindowList(country, 'json');
-  }
-
   /** The public list of the 10 most recent records, in `format`; cached as text. */
   latestList(format: ListFormat): Promise<CachedValue<string>> {
     if (format === 'json') return this.publicJson('latest');
@@ -228,13 +224,8 @@ export class SeriesService {
 
   /**
    * Each country's most recent totals, by name: the public pages' country picker and table of
-   * countries.
+   * countries; cached as text in `format`.
    */
-  countriesJson(): Promise<CachedValue<string>> {
-    return this.countriesList('json');
-  }
-
-  /** `countriesJson`'s list in `format`. */
   countriesList(format: ListFormat): Promise<CachedValue<string>> {
     return this.cache.getCached(`${format}:countries`, async () => {
       const latest = await this.repository.latestPerCountry();
