@@ -212,6 +212,8 @@ describe('OpenAPI document (/api/docs-json)', () => {
       'to',
       'limit',
       'offset',
+      'after',
+      'format',
     ]);
     const stats = operation({ method: 'get', path: '/api/mpox/stats', isPublic: false });
     expect(stats.parameters).toEqual([
@@ -286,11 +288,58 @@ describe('OpenAPI document (/api/docs-json)', () => {
     });
   });
 
+  it('describes the list formats: format, CSV and NDJSON bodies, Vary, Link on /data', () => {
+    const lists = [
+      ['/api/covid/public/latest', true],
+      ['/api/covid/public/country/{country}', true],
+      ['/api/covid/public/countries', true],
+      ['/api/mpox/public/countries', true],
+      ['/api/covid/countries', false],
+      ['/api/mpox/countries', false],
+      ['/api/covid/data', false],
+      ['/api/mpox/data', false],
+    ] as const;
+    const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+    for (const [path, isPublic] of lists) {
+      const op = doc.paths[path].get;
+      expect({ path, format: op.parameters?.find((p) => p.name === 'format') }).toEqual({
+        path,
+        format: expect.objectContaining({
+          in: 'query',
+          required: false,
+          schema: expect.objectContaining({ enum: ['json', 'csv', 'ndjson'] }),
+        }),
+      });
+      const ok = op.responses['200'];
+      expect({ path, types: Object.keys(ok.content ?? {}).sort() }).toEqual({
+        path,
+        types: ['application/json', 'application/x-ndjson', 'text/csv'],
+      });
+      const vary = header(isPublic ? 'Vary-list' : 'Vary-private');
+      expect({
+        path,
+        vary: ok.headers?.Vary,
+        notModified: op.responses['304'].headers?.Vary,
+      }).toEqual({ path, vary, notModified: vary });
+      const paged = path.endsWith('/data');
+      expect({ path, link: ok.headers?.Link }).toEqual({
+        path,
+        link: paged ? header('Link') : undefined,
+      });
+    }
+    const totals = doc.paths['/api/covid/public/totals'].get;
+    expect(totals.parameters?.some((p) => p.name === 'format')).toBe(false);
+    expect(Object.keys(totals.responses['200'].content ?? {})).toEqual(['application/json']);
+  });
+
   it('declares the response headers: X-Request-Id everywhere, X-RateLimit-* where the rate limit counted', () => {
     expect(Object.keys(doc.components.headers).sort()).toEqual([
       'Cache-Control-private',
       'Cache-Control-public',
+      'Content-Disposition',
       'ETag',
+      'Link',
+      'Vary-list',
       'Vary-private',
       'X-RateLimit-Limit',
       'X-RateLimit-Remaining',

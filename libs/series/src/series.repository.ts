@@ -13,6 +13,7 @@ import {
   SeriesRecord,
 } from './series.types';
 import { countryKey } from '@app/common';
+import { ListCursor } from './list-cursor';
 import { canonicalCountryName } from '@app/countries';
 
 /** Rows per INSERT statement (7 parameters each: within both drivers' limits). */
@@ -35,11 +36,6 @@ export interface UpsertCounts {
   inserted: number;
   updated: number;
   unchanged: number;
-}
-
-export interface ListCursor {
-  date: string;
-  id: number;
 }
 
 /** By `date` then `id`: `desc`, newest first (the API's lists), or `asc` (the CLI's export). */
@@ -203,8 +199,9 @@ export class SeriesRepository {
 
   /**
    * One page of the list, by `date` then `id`, descending (the API's order) or ascending (the
-   * export's). After the first page the next one starts past `cursor` (keyset pagination), so a
-   * dump of any size costs one index range scan.
+   * export's). The page starts past `cursor` (keyset pagination: the previous page's last record),
+   * else past `filter.after` (a client's cursor), else at `filter.offset`; so a page deep in the
+   * list costs what the first does. It ends at `filter.until` (included) when set.
    */
   async page(
     filter: ListFilter,
@@ -212,6 +209,41 @@ export class SeriesRepository {
     cursor?: ListCursor,
     order: ListOrder = 'desc',
   ): Promise<SeriesRecord[]> {
+    const { where, params, offset } = this.listWhere(filter, cursor, order);
+    const direction = order === 'desc' ? 'DESC' : 'ASC';
+    const rows = await this.rows(
+      `SELECT ${COLUMNS} FROM ${this.table} ${where} ORDER BY date ${direction}, id ${direction} LIMIT ? OFFSET ?`,
+      [...params, size, offset],
+    );
+    return rows.map(toRecord);
+  }
+
+  /**
+   * Where the first `count` records of the list (newest first) end, read from the index alone
+   * (date, id) before a large list streams, so that its `Link` header can be sent first:
+   * `last`, the `count`-th record (undefined when the list is shorter), and whether another
+   * record follows it. Costs a walk over `count` index entries, never over what precedes the
+   * list's start.
+   */
+  async boundary(
+    filter: ListFilter,
+    count: number,
+    cursor?: ListCursor,
+  ): Promise<{ last?: ListCursor; more: boolean }> {
+    const { where, params, offset } = this.listWhere(filter, cursor, 'desc');
+    const rows = await this.rows(
+      `SELECT date, id FROM ${this.table} ${where} ORDER BY date DESC, id DESC LIMIT 2 OFFSET ?`,
+      [...params, offset + count - 1],
+    );
+    const last = rows[0] ? { date: String(rows[0].date), id: Number(rows[0].id) } : undefined;
+    return { last, more: rows.length > 1 };
+  }
+
+  private listWhere(
+    filter: ListFilter,
+    cursor: ListCursor | undefined,
+    order: ListOrder,
+  ): { where: string; params: unknown[]; offset: number } {
     const conditions: string[] = [];
     const params: unknown[] = [];
     if (filter.countryKey !== undefined) {
@@ -226,19 +258,21 @@ export class SeriesRepository {
       conditions.push('date <= ?');
       params.push(filter.to);
     }
-    if (cursor) {
-      const [past, beyond] = order === 'desc' ? ['<=', '<'] : ['>=', '>'];
+    const start = cursor ?? filter.after;
+    const [past, beyond] = order === 'desc' ? ['<=', '<'] : ['>=', '>'];
+    if (start) {
       conditions.push(`date ${past} ?`, `(date ${beyond} ? OR id ${beyond} ?)`);
-      params.push(cursor.date, cursor.date, cursor.id);
+      params.push(start.date, start.date, start.id);
+    }
+    if (filter.until) {
+      // The other side of the same order, end included.
+      const [before, atMost] = order === 'desc' ? ['>=', '>='] : ['<=', '<='];
+      const strictly = order === 'desc' ? '>' : '<';
+      conditions.push(`date ${before} ?`, `(date ${strictly} ? OR id ${atMost} ?)`);
+      params.push(filter.until.date, filter.until.date, filter.until.id);
     }
     const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-    const offset = cursor ? 0 : filter.offset;
-    const direction = order === 'desc' ? 'DESC' : 'ASC';
-    const rows = await this.rows(
-      `SELECT ${COLUMNS} FROM ${this.table} ${where} ORDER BY date ${direction}, id ${direction} LIMIT ? OFFSET ?`,
-      [...params, size, offset],
-    );
-    return rows.map(toRecord);
+    return { where, params, offset: start ? 0 : filter.offset };
   }
 
   /**
