@@ -53,4 +53,4 @@ package() { # package, program, what the tests do with it
 }
 
 package chromium "$CHROMIUM" "the browser tests drive it"
-package nginx "$NGINX" "the trusted-proxy tests run it in front of the API"
+package nginx "$NGINX" "the trusted-proxy and load-balancer tests run it in front of the API"

@@ -1,3 +1,4 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { MESSAGES } from '@app/common';
 import { MAX_BULK_RECORDS } from '@app/series';
 import { AppRoute, appRoutes } from './support/app-routes';
@@ -67,6 +68,19 @@ describe('OpenAPI document (/api/docs-json)', () => {
     expect(doc.components.securitySchemes).toEqual({
       bearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
     });
+  });
+
+  it("passes Redocly's recommended lint rules with no error", async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({
+      source: JSON.stringify(doc),
+      absoluteRef: 'openapi.json',
+      config,
+    });
+    const errors = problems
+      .filter((problem) => problem.severity === 'error')
+      .map((problem) => `${problem.ruleId}: ${problem.message} (${problem.location[0]?.pointer})`);
+    expect(errors).toEqual([]);
   });
 
   it('documents every route of the application, and nothing else', () => {
@@ -204,6 +218,8 @@ describe('OpenAPI document (/api/docs-json)', () => {
       'to',
       'limit',
       'offset',
+      'after',
+      'format',
     ]);
     const stats = operation({ method: 'get', path: '/api/mpox/stats', isPublic: false });
     expect(stats.parameters).toEqual([
@@ -232,6 +248,8 @@ describe('OpenAPI document (/api/docs-json)', () => {
       ['/api/covid/stats', 'private'],
       ['/api/mpox/stats', 'private'],
       ['/api/stats/summary', 'private'],
+      ['/api/covid/data/{id}/history', 'private'],
+      ['/api/mpox/data/{id}/history', 'private'],
     ];
     for (const [path, scope] of cached) {
       const op = doc.paths[path].get;
@@ -276,11 +294,58 @@ describe('OpenAPI document (/api/docs-json)', () => {
     });
   });
 
+  it('describes the list formats: format, CSV and NDJSON bodies, Vary, Link on /data', () => {
+    const lists = [
+      ['/api/covid/public/latest', true],
+      ['/api/covid/public/country/{country}', true],
+      ['/api/covid/public/countries', true],
+      ['/api/mpox/public/countries', true],
+      ['/api/covid/countries', false],
+      ['/api/mpox/countries', false],
+      ['/api/covid/data', false],
+      ['/api/mpox/data', false],
+    ] as const;
+    const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+    for (const [path, isPublic] of lists) {
+      const op = doc.paths[path].get;
+      expect({ path, format: op.parameters?.find((p) => p.name === 'format') }).toEqual({
+        path,
+        format: expect.objectContaining({
+          in: 'query',
+          required: false,
+          schema: expect.objectContaining({ enum: ['json', 'csv', 'ndjson'] }),
+        }),
+      });
+      const ok = op.responses['200'];
+      expect({ path, types: Object.keys(ok.content ?? {}).sort() }).toEqual({
+        path,
+        types: ['application/json', 'application/x-ndjson', 'text/csv'],
+      });
+      const vary = header(isPublic ? 'Vary-list' : 'Vary-private');
+      expect({
+        path,
+        vary: ok.headers?.Vary,
+        notModified: op.responses['304'].headers?.Vary,
+      }).toEqual({ path, vary, notModified: vary });
+      const paged = path.endsWith('/data');
+      expect({ path, link: ok.headers?.Link }).toEqual({
+        path,
+        link: paged ? header('Link') : undefined,
+      });
+    }
+    const totals = doc.paths['/api/covid/public/totals'].get;
+    expect(totals.parameters?.some((p) => p.name === 'format')).toBe(false);
+    expect(Object.keys(totals.responses['200'].content ?? {})).toEqual(['application/json']);
+  });
+
   it('declares the response headers: X-Request-Id everywhere, X-RateLimit-* where the rate limit counted', () => {
     expect(Object.keys(doc.components.headers).sort()).toEqual([
       'Cache-Control-private',
       'Cache-Control-public',
+      'Content-Disposition',
       'ETag',
+      'Link',
+      'Vary-list',
       'Vary-private',
       'X-RateLimit-Limit',
       'X-RateLimit-Remaining',
@@ -314,7 +379,9 @@ describe('OpenAPI document (/api/docs-json)', () => {
     for (const [name, schema] of Object.entries(doc.components.schemas)) {
       for (const [property, value] of Object.entries(schema.properties ?? {})) {
         const typed = value.$ref ?? value.oneOf ?? value.allOf ?? value.type;
-        expect({ name, property, typed, object: value.type === 'object' }).toEqual({
+        // An object is typed by its `allOf` (a nullable reference, as OpenAPI 3.0 writes one).
+        const object = value.type === 'object' && value.allOf === undefined;
+        expect({ name, property, typed, object }).toEqual({
           name,
           property,
           typed: expect.anything(),
@@ -328,9 +395,10 @@ describe('OpenAPI document (/api/docs-json)', () => {
       nullable: true,
     });
     expect(schemas.RecordBodyDto.additionalProperties).toBe(false);
-    expect(schemas.RecordBodyDto.properties?.total_recovered).toMatchObject({
-      oneOf: [{ type: 'number' }, { type: 'string' }, { type: 'boolean' }],
-      nullable: true,
+    // OpenAPI 3.0: `nullable` only beside a `type` (Redocly's `struct` rule).
+    expect(schemas.RecordBodyDto.properties?.total_recovered).toEqual({
+      description: expect.any(String),
+      oneOf: [{ type: 'number', nullable: true }, { type: 'string' }, { type: 'boolean' }],
     });
     expect(schemas.CreatedAck.properties?.message.example).toBe(MESSAGES.created);
     const list = operation({ method: 'get', path: '/api/covid/data', isPublic: false });

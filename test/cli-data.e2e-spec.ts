@@ -103,6 +103,25 @@ describe('admin command line: import and export', () => {
     }
   });
 
+  it('exports CSV by default, or JSON and NDJSON as the API lists the records', async () => {
+    const csv = await cli('export', 'mpox', '--country', 'peru');
+    expect(csv.code).toBe(0);
+    expect((await cli('export', 'mpox', '--country', 'peru', '--format', 'csv')).stdout).toBe(
+      csv.stdout,
+    );
+    const api = await bed.t.http.get('/api/mpox/data?country=peru&limit=100000').set(bed.t.auth());
+    const records = (api.body as Record<string, unknown>[]).reverse();
+    expect(records.length).toBe(csv.stdout.trimEnd().split('\n').length - 1);
+    const json = await cli('export', 'mpox', '--country', 'peru', '--format', 'json');
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(records);
+    const ndjson = await cli('export', 'mpox', '--country', 'peru', '--format', 'ndjson');
+    expect(ndjson.code).toBe(0);
+    expect(ndjson.stdout.endsWith('}\n')).toBe(true);
+    const lines = ndjson.stdout.split('\n').slice(0, -1);
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual(records);
+  });
+
   it('exports one country, matched ignoring case and blanks', async () => {
     const result = await cli('export', 'mpox', '--country', '  FRANCE ');
     expect(result.code).toBe(0);
@@ -200,6 +219,16 @@ describe('admin command line: import and export', () => {
         'error: invalid --country " ": 1 to 100 characters once trimmed, no control characters',
       ],
       [['export', 'mpox', '--country', 'Narnia'], 1, 'error: no mpox records for country "Narnia"'],
+      [
+        ['export', 'mpox', '--country', 'Narnia', '--format', 'json'],
+        1,
+        'error: no mpox records for country "Narnia"',
+      ],
+      [
+        ['export', 'mpox', '--format', 'xml'],
+        2,
+        'error: invalid --format "xml": csv, ndjson or json',
+      ],
     ];
     for (const [args, code, message] of cases) {
       const result = await cli(...args);

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { TEST_ORIGIN } from './support/fixtures';
 import { databaseEnv, runCli } from './support/cli';
 import { COVID_SERIES, RecordValues, SeriesRepository } from '@app/series';
 import { TestApp, bootTestApp } from './support/test-app';
@@ -68,10 +69,13 @@ describe('writers in several processes at once', () => {
       new_deaths: 0,
     });
     const bulk = (country: string) =>
-      repository.upsertMany(Array.from({ length: 1500 }, (_, day) => record(country, day)));
+      repository.upsertMany(
+        Array.from({ length: 1500 }, (_, day) => record(country, day)),
+        TEST_ORIGIN,
+      );
     const results = await Promise.allSettled([
       bulk('Together A'),
-      repository.insert(record('Together single', 0)),
+      repository.insert(record('Together single', 0), TEST_ORIGIN),
       bulk('Together B'),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);

@@ -1,17 +1,17 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
 import { parse } from 'yaml';
 import { ApiProcess, ROOT, startApi } from './support/built-api';
+import { NGINX, freePort } from './support/nginx';
 import { productionStartCommand } from './support/start-command';
 import { TestDatabase, createTestDatabase } from './support/test-database';
 
 const run = promisify(execFile);
 
-/** Host side of `ports` for this test (the container listens on 3000; ours is in our range). */
-const PORT = 3220;
 const REDIS_DB = 2;
 const TOKEN = 'compose-check-token-0123456789';
 
@@ -24,6 +24,7 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
   ports?: string[];
   stop_grace_period?: string;
+  profiles?: string[];
 }
 interface Compose {
   services: Record<string, ComposeService>;
@@ -120,6 +121,88 @@ describe('docker-compose.yml and Dockerfile', () => {
     expect(dockerignore).toEqual(expect.arrayContaining(['.env', 'node_modules', 'dist']));
   });
 
+  describe('the proxy profile: nginx in front of every API instance', () => {
+    const nginx = compose.services.nginx;
+    const CONF = 'deploy/nginx/api.conf';
+    const conf = readFileSync(join(ROOT, CONF), 'utf8');
+    /** The config's directives, one per line as written, comments dropped. */
+    const directives = conf
+      .split('\n')
+      .map((line) => line.replace(/#.*/, '').trim())
+      .filter(Boolean);
+
+    it('adds nginx only with `--profile proxy`, after the API is healthy, with the committed config', () => {
+      // `docker compose up` without a profile still starts the database, Redis and the API.
+      const optional = Object.entries(compose.services).filter(([, service]) => service.profiles);
+      expect(optional.map(([name]) => name)).toEqual(['nginx']);
+      expect(nginx.profiles).toEqual(['proxy']);
+      // `resolve` on an upstream server (instances found again as they come and go): 1.27.3+.
+      expect(nginx.image).toMatch(/^nginx:1\.(2[89]|[3-9]\d)(\.\d+)*-alpine$/);
+      expect(nginx.depends_on).toEqual({ api: { condition: 'service_healthy' } });
+      expect(nginx.volumes).toEqual([`./${CONF}:/etc/nginx/conf.d/default.conf:ro`]);
+      expect(nginx.ports?.map((p) => interpolate(p, envExample))).toEqual(['8080:80']);
+      // The instances then listen on the host's loopback only, and believe the one hop.
+      const behindProxy = { ...envExample, API_PORTS: '127.0.0.1:3000-3002', TRUST_PROXY: '1' };
+      expect(api.ports?.map((p) => interpolate(p, behindProxy))).toEqual([
+        '127.0.0.1:3000-3002:3000',
+      ]);
+      expect(interpolate(api.environment?.TRUST_PROXY ?? '', behindProxy)).toBe('1');
+    });
+
+    it('balances every instance, skips a dead one, resends no POST and appends X-Forwarded-For', () => {
+      expect(directives).toEqual(
+        expect.arrayContaining([
+          'resolver 127.0.0.11 valid=5s ipv6=off;',
+          'server api:3000 resolve max_fails=1 fail_timeout=5s;',
+          'proxy_pass http://api;',
+          'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+          'proxy_next_upstream error timeout;',
+          'proxy_connect_timeout 2s;',
+        ]),
+      );
+      // Never `non_idempotent`: a POST an instance received may have been written.
+      expect(conf).not.toContain('non_idempotent');
+      // Bodies up to BODY_LIMIT reach the API, which answers 413 itself beyond it.
+      const bodyLimit = interpolate(api.environment?.BODY_LIMIT ?? '', envExample);
+      const maxBody = /^client_max_body_size (\d+)m;$/.exec(
+        directives.find((d) => d.startsWith('client_max_body_size')) ?? '',
+      );
+      expect(bodyLimit).toMatch(/^\d+mb$/);
+      expect(Number(maxBody?.[1])).toBeGreaterThan(parseInt(bodyLimit, 10));
+    });
+
+    it("is a valid nginx config (checked by Debian's nginx with the Docker-only parts replaced)", async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'nginx-compose-'));
+      try {
+        // Debian's nginx predates `resolve`, and `api` resolves only in Compose's network.
+        const local = conf
+          .replace(' resolve ', ' ')
+          .replace('server api:3000', 'server 127.0.0.1:3000');
+        expect(local).not.toBe(conf);
+        writeFileSync(join(dir, 'api.conf'), local);
+        const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+          .map((name) => `${name}_temp_path ${dir}/${name};`)
+          .join(' ');
+        writeFileSync(
+          join(dir, 'nginx.conf'),
+          `pid ${dir}/nginx.pid;\nevents {}\nhttp { access_log off; ${temp} include ${dir}/api.conf; }\n`,
+        );
+        const { stderr } = await run(NGINX, [
+          '-t',
+          '-p',
+          dir,
+          '-c',
+          join(dir, 'nginx.conf'),
+          '-e',
+          'stderr',
+        ]);
+        expect(stderr).toContain('test is successful');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
   it('builds in stages, ships production dependencies and all of dist/, runs as a non-root user', () => {
     const stages = dockerfile.filter((l) => l.startsWith('FROM '));
     expect(stages).toHaveLength(2);
@@ -150,8 +233,14 @@ describe('docker-compose.yml and Dockerfile', () => {
     let db: TestDatabase;
     let app: ApiProcess | undefined;
     let env: Record<string, string>;
+    /**
+     * Host side of `ports` (the container listens on 3000): free at run time, since a fixed port
+     * may be taken by the same suite running from another checkout.
+     */
+    let apiPort: number;
 
     beforeAll(async () => {
+      apiPort = await freePort();
       db = await createTestDatabase('mysql');
       // What the operator's .env holds: .env.example plus a token of their own.
       const dotenv = { ...envExample, API_TOKENS: `compose-check:${TOKEN}` };
@@ -172,7 +261,7 @@ describe('docker-compose.yml and Dockerfile', () => {
           /\/0$/,
           `/${REDIS_DB}`,
         ),
-        PORT: String(PORT),
+        PORT: String(apiPort),
       };
       const [command, ...args] = execForm('CMD');
       expect(command).toBe('node');
@@ -184,7 +273,7 @@ describe('docker-compose.yml and Dockerfile', () => {
       await db?.drop();
     });
 
-    const url = (path: string) => `http://127.0.0.1:${PORT}${path}`;
+    const url = (path: string) => `http://127.0.0.1:${apiPort}${path}`;
 
     it('keeps the production settings of the Compose file', () => {
       expect(env).toEqual(
@@ -238,7 +327,7 @@ describe('docker-compose.yml and Dockerfile', () => {
       const [command, ...args] = execForm('HEALTHCHECK');
       expect(command).toBe('node');
       const check = () =>
-        run(process.execPath, args, { env: { PORT: String(PORT) } }).then(
+        run(process.execPath, args, { env: { PORT: String(apiPort) } }).then(
           () => 0,
           (error: { code?: number }) => error.code ?? -1,
         );

@@ -93,7 +93,7 @@ describe('CORS (CORS_ORIGINS)', () => {
       expect(res.headers['access-control-allow-origin']).toBe(DASHBOARD);
       expect(res.headers.vary).toContain('Origin');
       expect(res.headers['access-control-expose-headers']).toBe(
-        'X-Request-Id, Retry-After, WWW-Authenticate, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, ETag',
+        'X-Request-Id, Retry-After, WWW-Authenticate, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, ETag, Link, Content-Disposition',
       );
       expect(res.headers['access-control-allow-credentials']).toBeUndefined();
 

@@ -1,4 +1,5 @@
 import { get } from 'node:http';
+import { TEST_ORIGIN } from './support/fixtures';
 import { AddressInfo, Socket, connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addDays } from '@app/common';
@@ -36,7 +37,7 @@ describe('large lists are streamed page by page', () => {
         });
       }
     }
-    await new SeriesRepository(t.dataSource, COVID_SERIES).upsertMany(records);
+    await new SeriesRepository(t.dataSource, COVID_SERIES).upsertMany(records, TEST_ORIGIN);
     const ids = await t.dataSource.query<{ id: number; date: string; country: string }[]>(
       'SELECT id, date, country FROM covid_data',
     );
@@ -108,7 +109,7 @@ describe('large lists are streamed page by page', () => {
       total_deaths: 0,
       new_deaths: 0,
     }));
-    await new SeriesRepository(t.dataSource, MPOX_SERIES).upsertMany(records);
+    await new SeriesRepository(t.dataSource, MPOX_SERIES).upsertMany(records, TEST_ORIGIN);
     const server = t.app.getHttpServer();
     if (!server.listening) await t.app.listen(0, '127.0.0.1');
     const { port } = server.address() as AddressInfo;

@@ -1,4 +1,5 @@
 import { addDays } from '@app/common';
+import { TEST_ORIGIN } from './support/fixtures';
 import { COVID_SERIES, MPOX_SERIES, RecordValues, SeriesRepository } from '@app/series';
 import { RECORD_KEYS, SERIES_KEYS } from './support/fixtures';
 import { TestApp, bootTestApp } from './support/test-app';
@@ -57,19 +58,22 @@ describe.each(SERIES_KEYS)('%s reads', (key) => {
 
   describe('with data', () => {
     beforeAll(async () => {
-      await repository.upsertMany([
-        ...series('France', '2021-06-30', 40),
-        ...series('Korea, South', '2021-06-15', 5, 1000),
-        ...series('Zambia', '2021-06-30', 1, 5),
-        {
-          date: '2021-06-28',
-          country: 'Peru',
-          total_cases: 0,
-          new_cases: 0,
-          total_deaths: 0,
-          new_deaths: 0,
-        },
-      ]);
+      await repository.upsertMany(
+        [
+          ...series('France', '2021-06-30', 40),
+          ...series('Korea, South', '2021-06-15', 5, 1000),
+          ...series('Zambia', '2021-06-30', 1, 5),
+          {
+            date: '2021-06-28',
+            country: 'Peru',
+            total_cases: 0,
+            new_cases: 0,
+            total_deaths: 0,
+            new_deaths: 0,
+          },
+        ],
+        TEST_ORIGIN,
+      );
     });
 
     async function list(query = ''): Promise<Row[]> {

@@ -11,6 +11,7 @@ function answer(current: () => boolean): CachedAnswer {
     contentType: 'application/json; charset=utf-8',
     source: new CachedValue('[]', () => current()),
     headers: { etag: '"x"', 'cache-control': 'private, no-cache' },
+    extraHeaders: [],
     classRef: Route,
     handler: Route.prototype.handler,
   };
@@ -75,5 +76,19 @@ describe('ResponseCache', () => {
       undefined,
       third,
     ]);
+  });
+
+  it('keeps one answer per URL and list format that Accept asks for', () => {
+    const cache = new ResponseCache();
+    const json = answer(() => true);
+    const csv = answer(() => true);
+    cache.set('/a', json);
+    cache.set('/a', csv, 'text/csv');
+    expect(cache.get('/a')).toBe(json);
+    expect(cache.get('/a', '*/*')).toBe(json);
+    expect(cache.get('/a', 'application/json')).toBe(json);
+    expect(cache.get('/a', 'text/csv')).toBe(csv);
+    expect(cache.get('/a', 'text/csv;q=0.9, application/json;q=0.5')).toBe(csv);
+    expect(cache.get('/a', 'application/x-ndjson')).toBeUndefined();
   });
 });

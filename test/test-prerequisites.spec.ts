@@ -42,7 +42,7 @@ describe('the pre-test step (scripts/test-prerequisites.sh)', () => {
     const missing = join(dir, 'nginx');
     expect(prerequisites({ PREREQ_NGINX: missing, PREREQ_INSTALL: 'never' })).toEqual({
       code: 1,
-      stderr: `npm test: Debian's nginx is missing at ${missing} (the trusted-proxy tests run it in front of the API); install it as root with: apt-get update && apt-get install -y nginx\n`,
+      stderr: `npm test: Debian's nginx is missing at ${missing} (the trusted-proxy and load-balancer tests run it in front of the API); install it as root with: apt-get update && apt-get install -y nginx\n`,
     });
   });
 

@@ -61,6 +61,8 @@ export function readRoutes(country: string): BenchRoute[] {
 
 export const CREATE_PATH = '/api/covid/data';
 export const DUMP_PATH = '/api/covid/data?limit=100000000';
+/** The same full dump as CSV. */
+export const CSV_DUMP_PATH = `${DUMP_PATH}&format=csv`;
 
 /** What the API answers to a successful POST (the baseline replays it). */
 export function createdAnswer(): RecordedAnswer {

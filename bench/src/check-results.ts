@@ -64,13 +64,22 @@ function check(result: BenchResult): string[] {
   }
   expect(positive(result.dump.bestSeconds), 'full dump time');
   expect(Number.isFinite(result.dump.maxRssGrowthMb), 'full dump memory');
+  const csv = result.csvDump;
+  expect(csv !== undefined && csv.runs.length > 0, 'CSV full dump');
+  for (const dump of csv?.runs ?? []) {
+    expect(dump.status === 200 && dump.rows === DATA_ROWS.covid, 'CSV full dump: every row');
+  }
+  expect(csv !== undefined && positive(csv.bestSeconds), 'CSV full dump time');
+  expect(csv !== undefined && Number.isFinite(csv.maxRssGrowthMb), 'CSV full dump memory');
+  expect(
+    (result.fairness ?? []).some((f) => f.format === 'csv'),
+    'fairness scenarios with CSV dumps',
+  );
   expect((result.fairness ?? []).length > 0, 'fairness scenarios');
   for (const f of result.fairness ?? []) {
-    expect(
-      f.reads > 0 && f.failedReads === 0,
-      `fairness (${f.dumps} dumps): every small read answered`,
-    );
-    expect(positive(f.p99Ms) && f.maxMs >= f.p99Ms, `fairness (${f.dumps} dumps): latencies`);
+    const which = `fairness (${f.dumps} ${f.format ?? 'json'} dumps)`;
+    expect(f.reads > 0 && f.failedReads === 0, `${which}: every small read answered`);
+    expect(positive(f.p99Ms) && f.maxMs >= f.p99Ms, `${which}: latencies`);
   }
   const sync = result.syncReads;
   expect(sync !== undefined && sync.rows > 0, 'sync scenario: the sync imported the file');

@@ -12,11 +12,23 @@ export interface DumpStats {
 
 const SAMPLE_MS = 5;
 
+/** Records in a list's body: a JSON array's items, or a CSV body's lines after the header row. */
+function countRows(body: Buffer, format: 'json' | 'csv'): number {
+  if (format === 'csv') {
+    let lines = 0;
+    for (let at = body.indexOf(10); at !== -1; at = body.indexOf(10, at + 1)) lines++;
+    return Math.max(0, lines - 1);
+  }
+  const parsed: unknown = JSON.parse(body.toString('utf8'));
+  return Array.isArray(parsed) ? parsed.length : 0;
+}
+
 /** Downloads a whole list once, timing it and sampling the server's resident memory. */
 export async function runDump(
   server: ServerProcess,
   path: string,
   headers: Record<string, string>,
+  format: 'json' | 'csv' = 'json',
 ): Promise<DumpStats> {
   const before = server.rss();
   let peak = before;
@@ -39,11 +51,10 @@ export async function runDump(
     );
     const seconds = (performance.now() - started) / 1000;
     peak = Math.max(peak, server.rss());
-    const parsed: unknown = JSON.parse(body.toString('utf8'));
     return {
       seconds,
       bytes: body.length,
-      rows: Array.isArray(parsed) ? parsed.length : 0,
+      rows: countRows(body, format),
       status,
       rssGrowthBytes: peak - before,
     };

@@ -14,6 +14,8 @@ export interface ReadLatencies {
 /** Small reads while full dumps stream. */
 export interface FairnessStats extends ReadLatencies {
   dumps: number;
+  /** The dumps' format: JSON when absent (CSV since the list formats issue). */
+  format?: 'csv';
   seconds: number;
   dumpsCompleted: number;
   maxP99Ms: number;

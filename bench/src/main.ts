@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { positive, withLoadOptions } from './bench-options';
 import { BenchDb, prepareDatabase } from './bench-database';
 import { BenchResult, RouteResult, formatResult, machine } from './bench-report';
-import { CREATE_PATH, DUMP_PATH, createBodies, readRoutes } from './bench-routes';
+import { CREATE_PATH, CSV_DUMP_PATH, DUMP_PATH, createBodies, readRoutes } from './bench-routes';
 import { AUTH, apiEnvironment, routeTarget, startBaseline } from './bench-servers';
 import { runDump } from './dump-run';
 import { runFairness } from './fairness-run';
@@ -177,16 +177,27 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
     const bestSeconds = Math.min(...runs.map((r) => r.seconds));
     const maxRssGrowthMb = Math.max(...runs.map((r) => r.rssGrowthBytes)) / 1024 ** 2;
 
+    log(`GET ${CSV_DUMP_PATH}`);
+    const csvRuns = [];
+    for (let i = 0; i < options.dumpRuns; i++) {
+      csvRuns.push(await runDump(api, CSV_DUMP_PATH, AUTH, 'csv'));
+    }
+    const csvBestSeconds = Math.min(...csvRuns.map((r) => r.seconds));
+    const csvMaxRssGrowthMb = Math.max(...csvRuns.map((r) => r.rssGrowthBytes)) / 1024 ** 2;
+
     const fairness = [];
-    for (const dumps of options.fairnessDumps) {
-      log(`fairness: ${dumps} full dumps at once, small public reads at 50/s`);
-      fairness.push(
-        await runFairness(api, DUMP_PATH, FAIRNESS_READS(options.country), AUTH, {
-          dumps,
-          seconds: options.fairnessSeconds,
-          readsPerSecond: 50,
-        }),
-      );
+    for (const format of ['json', 'csv'] as const) {
+      for (const dumps of options.fairnessDumps) {
+        log(`fairness: ${dumps} full ${format} dumps at once, small public reads at 50/s`);
+        const stats = await runFairness(
+          api,
+          format === 'csv' ? CSV_DUMP_PATH : DUMP_PATH,
+          FAIRNESS_READS(options.country),
+          AUTH,
+          { dumps, seconds: options.fairnessSeconds, readsPerSecond: 50 },
+        );
+        fairness.push(format === 'csv' ? { ...stats, format } : stats);
+      }
     }
 
     log('small reads while the scheduled sync imports the COVID file into an empty store');
@@ -247,6 +258,12 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
         bestSeconds,
         maxRssGrowthMb,
         met: runs.every((r) => r.status === 200) && bestSeconds < 3 && maxRssGrowthMb < 64,
+      },
+      csvDump: {
+        runs: csvRuns,
+        bestSeconds: csvBestSeconds,
+        maxRssGrowthMb: csvMaxRssGrowthMb,
+        met: csvRuns.every((r) => r.status === 200) && csvBestSeconds < 3 && csvMaxRssGrowthMb < 64,
       },
     };
   } finally {

@@ -57,12 +57,13 @@ export function healthStatus(port: number, host = '127.0.0.1'): Promise<number |
 /**
  * Starts the built API as a child process (by default as `npm run start:prod` does, Node's flags
  * included) with exactly `env` (plus PATH) and resolves once its
- * health check answers 200 on `env.PORT` (bounded wait); rejects with its output when it exits or
- * does not start.
+ * health check answers 200 on `env.PORT` (bounded wait: `attempts` checks 250 ms apart); rejects
+ * with its output when it exits or does not start.
  */
 export async function startApi(
   env: Record<string, string>,
   args: string[] = productionStartArgs(),
+  attempts = 120,
 ): Promise<ApiProcess> {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -78,7 +79,7 @@ export async function startApi(
   let alive = true;
   void exited.then(() => (alive = false));
   let started = false;
-  for (let attempt = 0; attempt < 120 && alive && !started; attempt++) {
+  for (let attempt = 0; attempt < attempts && alive && !started; attempt++) {
     started = (await healthStatus(Number(env.PORT))) === 200;
     if (!started) await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -27,3 +27,6 @@ export const RECORD_KEYS = [
   'total_deaths',
   'new_deaths',
 ];
+
+/** Who writes when a test calls a repository directly (the revisions say so). */
+export const TEST_ORIGIN = { actor: 'test:setup' };

@@ -4,10 +4,11 @@ import { describeError } from '@app/common';
 import { ImportError } from '@app/importer';
 import { signalExitCode } from './interruption';
 import { dataCommands } from './records/records.command';
+import { historyCommands } from './records/history.command';
 import { sourcesCommand } from './records/sources.command';
 import { tokensCommand } from './tokens/tokens.command';
 
-/** The whole command line: `tokens ...`, `import ...`, `export ...`, `sources`. */
+/** The whole command line: `tokens ...`, `import`, `export`, `sources`, `history`, `restore`, `revert`. */
 export function buildProgram(): Command {
   const program = new Command('covid-cli')
     .description(
@@ -19,6 +20,7 @@ export function buildProgram(): Command {
   program.addCommand(tokensCommand());
   for (const command of dataCommands()) program.addCommand(command);
   program.addCommand(sourcesCommand());
+  for (const command of historyCommands()) program.addCommand(command);
   for (const command of program.commands) {
     command.exitOverride().showHelpAfterError().allowExcessArguments(false);
     for (const sub of command.commands)

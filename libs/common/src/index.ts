@@ -4,3 +4,4 @@ export * from './country';
 export * from './dates';
 export * from './token-hash';
 export * from './describe-error';
+export * from './csv';

@@ -1,4 +1,4 @@
-import { RecordValues, SeriesRepository } from '@app/series';
+import { ChangeOrigin, RecordValues, SeriesRepository } from '@app/series';
 import { ImportError } from './import-error';
 import { describeError } from '@app/common';
 
@@ -16,6 +16,8 @@ export interface WriteCounts {
 }
 
 export interface BatchWriterOptions {
+  /** Who writes (`import:<file or URL>`, `sync:<URL>`) and the import's id: every revision says so. */
+  origin: ChangeOrigin;
   /** Told of each batch once its transaction is committed. */
   committed?: () => void;
   /** Once aborted, no batch is started any more (the one being written is let finish). */
@@ -52,7 +54,7 @@ export class BatchWriter {
   constructor(
     private readonly repository: SeriesRepository,
     private readonly counts: WriteCounts,
-    private readonly options: BatchWriterOptions = {},
+    private readonly options: BatchWriterOptions,
   ) {}
 
   /** Adds a record; a full batch waits for the one being written, then is written in turn. */
@@ -99,7 +101,7 @@ export class BatchWriter {
   }
 
   private write(batch: Batch): Promise<ImportError | undefined> {
-    return this.repository.upsertMany(batch.records).then(
+    return this.repository.upsertMany(batch.records, this.options.origin).then(
       (counts) => {
         this.counts.inserted += counts.inserted;
         this.counts.updated += counts.updated;

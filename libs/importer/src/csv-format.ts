@@ -171,8 +171,4 @@ function rowReader(
   };
 }
 
-/** One CSV field, quoted when needed. */
-export function csvField(value: string | number): string {
-  const text = String(value);
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+export { csvField } from '@app/common';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig, InjectConfig } from '@app/config';
-import { SeriesDefinition, SeriesRepository, recordProblems } from '@app/series';
+import { ChangeOrigin, SeriesDefinition, SeriesRepository, recordProblems } from '@app/series';
 import { ImportError } from './import-error';
 import { describeError } from '@app/common';
 import { interruptedBy } from './import-error';
@@ -61,6 +62,7 @@ export class ImportService {
     file: string,
     progress: ImportProgress,
     signal?: AbortSignal,
+    actor = `import:${file}`,
   ): Promise<ImportSummary> {
     const input = await openImportFile(file);
     try {
@@ -74,7 +76,9 @@ export class ImportService {
         throw !signal?.aborted && (await changedSinceOpened(input)) ? writtenTo() : error;
       }
       if (await changedSinceOpened(input)) throw writtenTo();
-      return await this.importChecked(input, series, progress, signal);
+      // One id per import: every revision it appends carries it.
+      const origin = { actor, requestId: randomUUID() };
+      return await this.importChecked(input, series, progress, origin, signal);
     } finally {
       await closeImportFile(input);
     }
@@ -84,6 +88,7 @@ export class ImportService {
     input: ImportFile,
     series: SeriesDefinition,
     progress: ImportProgress,
+    origin: ChangeOrigin,
     signal?: AbortSignal,
   ): Promise<ImportSummary> {
     const file = input.path;
@@ -107,6 +112,7 @@ export class ImportService {
     const writer = new BatchWriter(new SeriesRepository(this.dataSource, series), summary, {
       committed: () => announcer.committed(),
       signal,
+      origin,
     });
     const rowProblem = (line: number, problems: string[]) => {
       summary.skipped.invalid++;

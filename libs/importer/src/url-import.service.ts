@@ -30,6 +30,7 @@ export class UrlImportService {
     download: DownloadOptions,
     progress: ImportProgress,
     signal?: AbortSignal,
+    via: 'import' | 'sync' = 'import',
   ): Promise<UrlImport> {
     const previous = await this.sources.find(series.key, url);
     const attempt: SourceState = {
@@ -74,7 +75,14 @@ export class UrlImportService {
       }
       let summary: ImportSummary;
       try {
-        summary = await this.importer.run(series, downloaded.path, progress, signal);
+        // The revisions name the URL, not the temporary file.
+        summary = await this.importer.run(
+          series,
+          downloaded.path,
+          progress,
+          signal,
+          `${via}:${url}`,
+        );
       } catch (error) {
         // The temporary file's name means nothing to the user: the URL does.
         throw await fail(describeError(error).replaceAll(downloaded.path, url));

@@ -9,3 +9,6 @@ export * from './record-change.service';
 export * from './concurrency-limit';
 export * from './weekly-history';
 export * from './event-loop-turns';
+export * from './history/revision.repository';
+export * from './list-cursor';
+export * from './list-format';

@@ -17,6 +17,11 @@ export class CachedValue<T> {
   isCurrent(now = Date.now()): boolean {
     return this.held(now);
   }
+
+  /** A value made from this one, held exactly as long. */
+  map<U>(make: (value: T) => U): CachedValue<U> {
+    return new CachedValue(make(this.value), this.held);
+  }
 }
 
 const NEVER_HELD = (): boolean => false;

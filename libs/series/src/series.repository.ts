@@ -1,6 +1,11 @@
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { SeriesRecordEntity, exclusiveWrite, withDeadline, writeTransaction } from '@app/database';
+import { SeriesRecordEntity, withDeadline, writeTransaction } from '@app/database';
+import { NewRevision, RevisionRepository } from './history/revision.repository';
+import { Row, toRecord } from './record-rows';
+
+export { toRecord };
 import {
+  ChangeOrigin,
   DailyValues,
   ListFilter,
   RecordValues,
@@ -8,27 +13,13 @@ import {
   SeriesRecord,
 } from './series.types';
 import { countryKey } from '@app/common';
+import { ListCursor } from './list-cursor';
 import { canonicalCountryName } from '@app/countries';
 
 /** Rows per INSERT statement (7 parameters each: within both drivers' limits). */
 const UPSERT_CHUNK = 1000;
 
 const COLUMNS = 'id, date, country, total_cases, new_cases, total_deaths, new_deaths';
-
-type Row = Record<string, unknown>;
-
-/** Database rows to API records: 64-bit columns come back from MySQL as strings. */
-export function toRecord(row: Row): SeriesRecord {
-  return {
-    id: Number(row.id),
-    date: String(row.date),
-    country: String(row.country),
-    total_cases: Number(row.total_cases),
-    new_cases: Number(row.new_cases),
-    total_deaths: Number(row.total_deaths),
-    new_deaths: Number(row.new_deaths),
-  };
-}
 
 function toDaily(row: Row): DailyValues {
   return {
@@ -47,11 +38,6 @@ export interface UpsertCounts {
   unchanged: number;
 }
 
-export interface ListCursor {
-  date: string;
-  id: number;
-}
-
 /** By `date` then `id`: `desc`, newest first (the API's lists), or `asc` (the CLI's export). */
 export type ListOrder = 'asc' | 'desc';
 
@@ -68,6 +54,8 @@ export interface PageOptions {
 export class SeriesRepository {
   private readonly table: string;
   private readonly records: Repository<SeriesRecordEntity>;
+  /** The history: every write below appends its revisions in its own transaction. */
+  readonly revisions: RevisionRepository;
 
   /**
    * @param deadlineMs longest wait for one database call before it fails as "database
@@ -80,6 +68,7 @@ export class SeriesRepository {
   ) {
     this.records = dataSource.getRepository(definition.entity);
     this.table = this.records.metadata.tableName;
+    this.revisions = new RevisionRepository(dataSource, definition, deadlineMs);
   }
 
   private async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
@@ -210,8 +199,9 @@ export class SeriesRepository {
 
   /**
    * One page of the list, by `date` then `id`, descending (the API's order) or ascending (the
-   * export's). After the first page the next one starts past `cursor` (keyset pagination), so a
-   * dump of any size costs one index range scan.
+   * export's). The page starts past `cursor` (keyset pagination: the previous page's last record),
+   * else past `filter.after` (a client's cursor), else at `filter.offset`; so a page deep in the
+   * list costs what the first does. It ends at `filter.until` (included) when set.
    */
   async page(
     filter: ListFilter,
@@ -219,6 +209,41 @@ export class SeriesRepository {
     cursor?: ListCursor,
     order: ListOrder = 'desc',
   ): Promise<SeriesRecord[]> {
+    const { where, params, offset } = this.listWhere(filter, cursor, order);
+    const direction = order === 'desc' ? 'DESC' : 'ASC';
+    const rows = await this.rows(
+      `SELECT ${COLUMNS} FROM ${this.table} ${where} ORDER BY date ${direction}, id ${direction} LIMIT ? OFFSET ?`,
+      [...params, size, offset],
+    );
+    return rows.map(toRecord);
+  }
+
+  /**
+   * Where the first `count` records of the list (newest first) end, read from the index alone
+   * (date, id) before a large list streams, so that its `Link` header can be sent first:
+   * `last`, the `count`-th record (undefined when the list is shorter), and whether another
+   * record follows it. Costs a walk over `count` index entries, never over what precedes the
+   * list's start.
+   */
+  async boundary(
+    filter: ListFilter,
+    count: number,
+    cursor?: ListCursor,
+  ): Promise<{ last?: ListCursor; more: boolean }> {
+    const { where, params, offset } = this.listWhere(filter, cursor, 'desc');
+    const rows = await this.rows(
+      `SELECT date, id FROM ${this.table} ${where} ORDER BY date DESC, id DESC LIMIT 2 OFFSET ?`,
+      [...params, offset + count - 1],
+    );
+    const last = rows[0] ? { date: String(rows[0].date), id: Number(rows[0].id) } : undefined;
+    return { last, more: rows.length > 1 };
+  }
+
+  private listWhere(
+    filter: ListFilter,
+    cursor: ListCursor | undefined,
+    order: ListOrder,
+  ): { where: string; params: unknown[]; offset: number } {
     const conditions: string[] = [];
     const params: unknown[] = [];
     if (filter.countryKey !== undefined) {
@@ -233,19 +258,21 @@ export class SeriesRepository {
       conditions.push('date <= ?');
       params.push(filter.to);
     }
-    if (cursor) {
-      const [past, beyond] = order === 'desc' ? ['<=', '<'] : ['>=', '>'];
+    const start = cursor ?? filter.after;
+    const [past, beyond] = order === 'desc' ? ['<=', '<'] : ['>=', '>'];
+    if (start) {
       conditions.push(`date ${past} ?`, `(date ${beyond} ? OR id ${beyond} ?)`);
-      params.push(cursor.date, cursor.date, cursor.id);
+      params.push(start.date, start.date, start.id);
+    }
+    if (filter.until) {
+      // The other side of the same order, end included.
+      const [before, atMost] = order === 'desc' ? ['>=', '>='] : ['<=', '<='];
+      const strictly = order === 'desc' ? '>' : '<';
+      conditions.push(`date ${before} ?`, `(date ${strictly} ? OR id ${atMost} ?)`);
+      params.push(filter.until.date, filter.until.date, filter.until.id);
     }
     const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-    const offset = cursor ? 0 : filter.offset;
-    const direction = order === 'desc' ? 'DESC' : 'ASC';
-    const rows = await this.rows(
-      `SELECT ${COLUMNS} FROM ${this.table} ${where} ORDER BY date ${direction}, id ${direction} LIMIT ? OFFSET ?`,
-      [...params, size, offset],
-    );
-    return rows.map(toRecord);
+    return { where, params, offset: start ? 0 : filter.offset };
   }
 
   /**
@@ -274,29 +301,102 @@ export class SeriesRepository {
     }
   }
 
-  async insert(values: RecordValues): Promise<number> {
-    const result = await withDeadline(
-      exclusiveWrite(this.dataSource, () => this.records.insert(toEntity(values))),
+  /** A new record and its `create` revision, in one transaction. */
+  async insert(given: RecordValues, origin: ChangeOrigin): Promise<number> {
+    const values = withCanonicalCountry(given);
+    return withDeadline(
+      writeTransaction(this.dataSource, async (manager) => {
+        const result = await manager.insert(this.records.target, toEntity(values));
+        const id = Number(result.identifiers[0].id);
+        await this.revisions.append(manager, origin, [{ recordId: id, kind: 'create', values }]);
+        return id;
+      }),
       this.deadlineMs,
     );
-    return Number(result.identifiers[0].id);
   }
 
-  /** Replaces every field of a record; false when the id does not exist. */
-  async update(id: number, values: RecordValues): Promise<boolean> {
-    const result = await withDeadline(
-      exclusiveWrite(this.dataSource, () => this.records.update({ id }, toEntity(values))),
+  /**
+   * Replaces every field of a record, with an `update` revision; false when the id does not
+   * exist. Values equal to the stored ones write nothing (and append no revision).
+   */
+  async update(id: number, given: RecordValues, origin: ChangeOrigin): Promise<boolean> {
+    const values = withCanonicalCountry(given);
+    return withDeadline(
+      writeTransaction(this.dataSource, async (manager) => {
+        const [row] = await manager.query<Row[]>(
+          `SELECT ${COLUMNS} FROM ${this.table} WHERE id = ?${this.forUpdate}`,
+          [id],
+        );
+        if (!row) return false;
+        const stored = toRecord(row);
+        if (stored.date === values.date && valuesKey(stored) === valuesKey(values)) return true;
+        await manager.update(this.records.target, { id }, toEntity(values));
+        await this.revisions.append(manager, origin, [{ recordId: id, kind: 'update', values }]);
+        return true;
+      }),
       this.deadlineMs,
     );
-    return (result.affected ?? 0) > 0;
   }
 
-  async delete(id: number): Promise<boolean> {
-    const result = await withDeadline(
-      exclusiveWrite(this.dataSource, () => this.records.delete({ id })),
+  /** Deletes a record, with a `delete` revision; false when the id does not exist. */
+  async delete(id: number, origin: ChangeOrigin): Promise<boolean> {
+    return withDeadline(
+      writeTransaction(this.dataSource, async (manager) => {
+        const result = await manager.delete(this.records.target, { id });
+        if ((result.affected ?? 0) === 0) return false;
+        await this.revisions.append(manager, origin, [
+          { recordId: id, kind: 'delete', values: null },
+        ]);
+        return true;
+      }),
       this.deadlineMs,
     );
-    return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * Puts records back into given states (values, or null: absent), all in one transaction: a
+   * deleted record comes back with its id. Each record changed appends its revision; one already in
+   * its state is left as it is. Answers what was done to each, in order.
+   */
+  async restore(
+    states: { recordId: number; values: RecordValues | null }[],
+    origin: ChangeOrigin,
+  ): Promise<(NewRevision['kind'] | 'unchanged')[]> {
+    return writeTransaction(this.dataSource, async (manager) => {
+      const at = Date.now();
+      const done: (NewRevision['kind'] | 'unchanged')[] = [];
+      for (const { recordId, values: given } of states) {
+        const values = given && withCanonicalCountry(given);
+        const [row] = await manager.query<Row[]>(
+          `SELECT ${COLUMNS} FROM ${this.table} WHERE id = ?${this.forUpdate}`,
+          [recordId],
+        );
+        const stored = row === undefined ? null : toRecord(row);
+        let kind: NewRevision['kind'] | 'unchanged';
+        if (values === null) {
+          kind = stored === null ? 'unchanged' : 'delete';
+          if (kind === 'delete') await manager.delete(this.records.target, { id: recordId });
+        } else if (stored === null) {
+          kind = 'create';
+          await manager.insert(this.records.target, { id: recordId, ...toEntity(values) });
+        } else if (stored.date === values.date && valuesKey(stored) === valuesKey(values)) {
+          kind = 'unchanged';
+        } else {
+          kind = 'update';
+          await manager.update(this.records.target, { id: recordId }, toEntity(values));
+        }
+        if (kind !== 'unchanged') {
+          await this.revisions.append(manager, origin, [{ recordId, kind, values }], at);
+        }
+        done.push(kind);
+      }
+      return done;
+    });
+  }
+
+  /** MySQL locks the row read before it is rewritten; SQLite's write transaction holds the file. */
+  private get forUpdate(): string {
+    return this.dataSource.options.type === 'mysql' ? ' FOR UPDATE' : '';
   }
 
   /**
@@ -307,47 +407,62 @@ export class SeriesRepository {
    * Inserts or updates by country and date. A record equal to the stored one (same name and
    * figures) is not written again: a sync that re-reads a whole file rewrites only what changed.
    */
-  async upsertMany(records: RecordValues[]): Promise<UpsertCounts> {
+  async upsertMany(records: RecordValues[], origin: ChangeOrigin): Promise<UpsertCounts> {
     if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
     // Concurrent bulk writes over the same keys can deadlock on MySQL (InnoDB's gap locks):
     // `writeTransaction` runs the victim again.
-    return withDeadline(this.upsertOnce(records.map(withCanonicalCountry)), this.deadlineMs);
+    return withDeadline(
+      this.upsertOnce(records.map(withCanonicalCountry), origin),
+      this.deadlineMs,
+    );
   }
 
-  private upsertOnce(records: RecordValues[]): Promise<UpsertCounts> {
+  private upsertOnce(records: RecordValues[], origin: ChangeOrigin): Promise<UpsertCounts> {
     return writeTransaction(this.dataSource, async (manager) => {
+      const at = Date.now();
       const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
       // What each key holds once the records before it are written (a batch may name a key twice).
       const written = new Map<string, string>();
       for (let start = 0; start < records.length; start += UPSERT_CHUNK) {
         const chunk = records.slice(start, start + UPSERT_CHUNK);
-        const stored = await this.storedValues(manager, chunk);
+        const stored = await this.storedRecords(manager, chunk);
         const changed: RecordValues[] = [];
+        const kinds: NewRevision['kind'][] = [];
         for (const record of chunk) {
           const key = `${countryKey(record.country)}|${record.date}`;
-          const before = written.get(key) ?? stored.get(key);
+          const found = stored.get(key);
+          const before = written.get(key) ?? (found && valuesKey(found));
           const after = valuesKey(record);
           if (before === after) {
             counts.unchanged++;
             continue;
           }
           counts[before === undefined ? 'inserted' : 'updated']++;
+          kinds.push(before === undefined ? 'create' : 'update');
           written.set(key, after);
           changed.push(record);
         }
         if (changed.length) {
           await manager.query(this.upsertSql(changed.length), changed.flatMap(upsertParams));
+          // The ids of the records just written (new ones got theirs from the statement).
+          const ids = await this.storedRecords(manager, changed);
+          const revisions = changed.map((values, i) => ({
+            recordId: ids.get(`${countryKey(values.country)}|${values.date}`)!.id,
+            kind: kinds[i],
+            values,
+          }));
+          await this.revisions.append(manager, origin, revisions, at);
         }
       }
       return counts;
     });
   }
 
-  /** The stored values (`valuesKey`) of the records of `chunk` that exist, by country key and date. */
-  private async storedValues(
+  /** The stored records among the keys of `chunk`, by country key and date. */
+  private async storedRecords(
     manager: EntityManager,
     chunk: RecordValues[],
-  ): Promise<Map<string, string>> {
+  ): Promise<Map<string, SeriesRecord>> {
     const countries = [...new Set(chunk.map((r) => countryKey(r.country)))];
     const dates = chunk.map((r) => r.date).sort();
     const rows = await manager.query<Row[]>(
@@ -356,10 +471,7 @@ export class SeriesRepository {
       [...countries, dates[0], dates[dates.length - 1]],
     );
     return new Map(
-      rows.map((row) => [
-        `${String(row.country_key)}|${String(row.date)}`,
-        valuesKey(toRecord(row)),
-      ]),
+      rows.map((row) => [`${String(row.country_key)}|${String(row.date)}`, toRecord(row)]),
     );
   }
 

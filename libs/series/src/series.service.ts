@@ -3,7 +3,8 @@ import { ApiError, MESSAGES, addDays, problemMessage } from '@app/common';
 import { countryLookupKey, resolveCountry } from '@app/countries';
 import { DatabaseDeadlineError, isUniqueViolation } from '@app/database';
 import { ConcurrencyLimit } from './concurrency-limit';
-import { STREAM_TURNS } from './event-loop-turns';
+import { ListCursor, decodeCursor, encodeCursor } from './list-cursor';
+import { ListColumns, ListFormat, listChunks, listText } from './list-format';
 import { CachedValue, ReadCache } from './read-cache';
 import { SeriesRepository } from './series.repository';
 import { weeklyHistory } from './weekly-history';
@@ -14,6 +15,8 @@ import {
   CountryStats,
   ListFilter,
   ListQuery,
+  RECORD_COLUMNS,
+  RecordRevision,
   RecordValues,
   SeriesDefinition,
   SeriesRecord,
@@ -36,14 +39,37 @@ export const CACHED_LIST_LIMIT = 100;
 /** The public answers that depend on nothing but the data. */
 type PublicAnswer = 'latest' | 'totals' | 'summary';
 
+const COUNTRY_LIST_COLUMNS: ListColumns<CountryListItem> = [
+  'country',
+  'iso2',
+  'iso3',
+  'records',
+  'first_date',
+  'last_date',
+];
+const COUNTRY_LATEST_COLUMNS: ListColumns<CountryLatest> = [
+  'country',
+  'date',
+  'total_cases',
+  'total_deaths',
+];
+
 /**
- * A list answer: the JSON text read through the cache (small lists), the whole JSON text when it
- * fits in one page, otherwise chunks to stream.
+ * A list answer in the format asked for: the text read through the cache (small lists), the
+ * whole text when it fits in one page, otherwise chunks to stream. `next`: the cursor of the
+ * page that follows (`after`), when there is one.
  */
-export type ListBody =
+export type ListBody = { next?: string } & (
   | { kind: 'cached'; answer: CachedValue<string> }
-  | { kind: 'text'; json: string }
-  | { kind: 'stream'; chunks: AsyncIterable<string> };
+  | { kind: 'text'; text: string }
+  | { kind: 'stream'; chunks: AsyncIterable<string> }
+);
+
+/** A page and the cursor of the next one, as kept in the read cache. */
+interface ListPage {
+  text: string;
+  next?: string;
+}
 
 /** How a SeriesService is wired beyond its table (SeriesModule sets them from the configuration). */
 export interface SeriesServiceOptions {
@@ -93,7 +119,7 @@ export class SeriesService {
 
   /**
    * The records within the 30 days that end at that country's most recent record. Read through
-   * `countryWindowJson`, which caches the answer (as JSON text).
+   * `countryWindowList`, which caches the answer (as text).
    */
   async countryWindow(country: string): Promise<SeriesRecord[]> {
     const key = countryLookupKey(country);
@@ -162,9 +188,18 @@ export class SeriesService {
     }
   }
 
-  countryWindowJson(country: string): Promise<CachedValue<string>> {
-    return this.cache.getCached(`json:country:${countryLookupKey(country)}`, async () =>
-      JSON.stringify(await this.countryWindow(country)),
+  /** The public list of the 10 most recent records, in `format`; cached as text. */
+  latestList(format: ListFormat): Promise<CachedValue<string>> {
+    if (format === 'json') return this.publicJson('latest');
+    return this.cache.getCached(`${format}:latest`, async () =>
+      listText(format, RECORD_COLUMNS, await this.latest()),
+    );
+  }
+
+  /** A country's window (`countryWindow`) in `format`; cached as text. */
+  countryWindowList(country: string, format: ListFormat): Promise<CachedValue<string>> {
+    return this.cache.getCached(`${format}:country:${countryLookupKey(country)}`, async () =>
+      listText(format, RECORD_COLUMNS, await this.countryWindow(country)),
     );
   }
 
@@ -190,10 +225,10 @@ export class SeriesService {
 
   /**
    * Each country's most recent totals, by name: the public pages' country picker and table of
-   * countries.
+   * countries; cached as text in `format`.
    */
-  countriesJson(): Promise<CachedValue<string>> {
-    return this.cache.getCached('json:countries', async () => {
+  countriesList(format: ListFormat): Promise<CachedValue<string>> {
+    return this.cache.getCached(`${format}:countries`, async () => {
       const latest = await this.repository.latestPerCountry();
       const list: CountryLatest[] = latest
         .map(({ country, date, total_cases, total_deaths }) => ({
@@ -203,7 +238,7 @@ export class SeriesService {
           total_deaths,
         }))
         .sort((a, b) => a.country.localeCompare(b.country, 'en'));
-      return JSON.stringify(list);
+      return listText(format, COUNTRY_LATEST_COLUMNS, list);
     });
   }
 
@@ -213,6 +248,11 @@ export class SeriesService {
       const identity = resolveCountry(country);
       return { country, iso2: identity?.iso2 ?? null, iso3: identity?.iso3 ?? null, ...rest };
     });
+  }
+
+  /** `countries()` as text in `format` (read from the database each time, like `countries()`). */
+  async countriesText(format: ListFormat): Promise<string> {
+    return listText(format, COUNTRY_LIST_COLUMNS, await this.countries());
   }
 
   async stats(country: string): Promise<CountryStats> {
@@ -238,58 +278,104 @@ export class SeriesService {
   }
 
   /**
-   * The list as JSON. The first page is read before anything is sent, so that a database error
-   * still gets a proper status; larger results are streamed page by page (memory stays flat).
+   * The list in `format`. The first page is read before anything is sent, so that a database
+   * error still gets a proper status; larger results are streamed page by page (memory stays
+   * flat). A page that has a next one says where it starts (`next`, a cursor for `after`): small
+   * pages read one record more than asked for; a streamed list first asks the index where its
+   * `limit`-th record is and whether one follows, then ends exactly there, so that the cursor,
+   * sent before the body, matches the body's last record even while others write.
    */
-  async list(query: ListQuery): Promise<ListBody> {
+  async list(query: ListQuery, format: ListFormat = 'json'): Promise<ListBody> {
+    const filter = this.listFilter(query);
+    if (filter.limit <= CACHED_LIST_LIMIT) {
+      const key = `list:${format}:${JSON.stringify(filter)}`;
+      const page = await this.cache.getCached(key, () => this.readPage(filter, format));
+      return { kind: 'cached', answer: page.map((p) => p.text), next: page.value.next };
+    }
+    if (filter.limit <= LIST_PAGE_SIZE) {
+      const { text, next } = await this.listPages.run(() => this.readPage(filter, format));
+      return { kind: 'text', text, next };
+    }
+    const first = await this.listPages.run(() => this.repository.page(filter, LIST_PAGE_SIZE));
+    if (first.length < LIST_PAGE_SIZE) {
+      return { kind: 'text', text: listText(format, RECORD_COLUMNS, first) };
+    }
+    const last = first[first.length - 1];
+    const end = await this.listPages.run(() =>
+      this.repository.boundary(filter, filter.limit - LIST_PAGE_SIZE, cursorOf(last)),
+    );
+    // Bounded by the record the cursor names rather than by a count: a record written meanwhile
+    // may lengthen the body, but none that existed is left out before the cursor.
+    const streamed: ListFilter = end.last
+      ? { ...filter, limit: Number.MAX_SAFE_INTEGER, until: end.last }
+      : { ...filter, limit: Number.MAX_SAFE_INTEGER };
+    const pages = this.repository.pages(streamed, LIST_PAGE_SIZE, {
+      first,
+      run: (read) => this.listPages.run(read),
+    });
+    return {
+      kind: 'stream',
+      chunks: listChunks(format, RECORD_COLUMNS, pages),
+      next: end.last && end.more ? encodeCursor(end.last) : undefined,
+    };
+  }
+
+  private listFilter(query: ListQuery): ListFilter {
+    const after = query.after === undefined ? undefined : decodeCursor(query.after);
+    if (query.after !== undefined && after === undefined) {
+      throw ApiError.badRequest(MESSAGES.invalidQuery, [
+        problemMessage({ field: 'after', problem: 'not-a-cursor' }),
+      ]);
+    }
+    if (after && query.offset !== undefined) {
+      throw ApiError.badRequest(MESSAGES.invalidQuery, [
+        problemMessage({ field: 'after', problem: 'not-with', other: 'offset' }),
+      ]);
+    }
     const filter: ListFilter = {
       countryKey: query.country === undefined ? undefined : countryLookupKey(query.country),
       from: query.from,
       to: query.to,
       limit: query.limit ?? DEFAULT_LIST_LIMIT,
       offset: query.offset ?? 0,
+      ...(after && { after }),
     };
     if (filter.from && filter.to && filter.from > filter.to) {
       throw ApiError.badRequest(MESSAGES.invalidQuery, [
         problemMessage({ field: 'from', problem: 'later-than', other: 'to' }),
       ]);
     }
-    if (filter.limit <= CACHED_LIST_LIMIT) {
-      const key = `list:${JSON.stringify(filter)}`;
-      const answer = await this.cache.getCached(key, async () =>
-        JSON.stringify(await this.repository.page(filter, filter.limit)),
-      );
-      return { kind: 'cached', answer };
-    }
-    const size = Math.min(filter.limit, LIST_PAGE_SIZE);
-    const first = await this.listPages.run(() => this.repository.page(filter, size));
-    if (first.length < size || filter.limit <= size) {
-      return { kind: 'text', json: JSON.stringify(first) };
-    }
-    return { kind: 'stream', chunks: this.pages(filter, first) };
+    return filter;
   }
 
-  private async *pages(filter: ListFilter, first: SeriesRecord[]): AsyncGenerator<string> {
-    const pages = this.repository.pages(filter, LIST_PAGE_SIZE, {
-      first,
-      run: (query) => this.listPages.run(query),
-    });
-    let separator = '[';
-    for await (const page of pages) {
-      yield `${separator}${JSON.stringify(page).slice(1, -1)}`;
-      separator = ',';
-      // Streams move on through process.nextTick, which runs before any I/O: without a turn of
-      // the event loop here, a whole dump would run before other requests are read. One page of
-      // one stream per turn, so that several dumps never run their pages back to back.
-      await STREAM_TURNS.next();
-    }
-    yield ']';
+  /** One page of at most `filter.limit` records in one query, with one record more to look ahead. */
+  private async readPage(filter: ListFilter, format: ListFormat): Promise<ListPage> {
+    const records = await this.repository.page(filter, filter.limit + 1);
+    if (records.length <= filter.limit) return { text: listText(format, RECORD_COLUMNS, records) };
+    const page = records.slice(0, filter.limit);
+    return {
+      text: listText(format, RECORD_COLUMNS, page),
+      next: encodeCursor(cursorOf(page[page.length - 1])),
+    };
+  }
+
+  /** A record's revisions, oldest first; 404 for an id that never existed. */
+  async history(id: number): Promise<RecordRevision[]> {
+    const revisions = await this.repository.revisions.ofRecord(id);
+    if (revisions.length === 0) throw ApiError.notFound(MESSAGES.recordNotFound);
+    return revisions.map((revision, i) => ({
+      revision: i + 1,
+      at: new Date(revision.at).toISOString(),
+      actor: revision.actor,
+      change: revision.kind,
+      record: revision.values === null ? null : { id, ...revision.values },
+    }));
   }
 
   create(body: RecordValues, origin: ChangeOrigin): Promise<number> {
     return this.write(origin, 'created', async () => {
       try {
-        const id = await this.repository.insert(toValues(body));
+        const id = await this.repository.insert(toValues(body), origin);
         return { result: id, ids: [id] };
       } catch (error) {
         if (isUniqueViolation(error)) throw ApiError.conflict(MESSAGES.duplicateRecord);
@@ -302,7 +388,7 @@ export class SeriesService {
     return this.write(origin, 'updated', async () => {
       let updated: boolean;
       try {
-        updated = await this.repository.update(id, toValues(body));
+        updated = await this.repository.update(id, toValues(body), origin);
       } catch (error) {
         if (isUniqueViolation(error)) throw ApiError.conflict(MESSAGES.duplicateRecord);
         throw error;
@@ -322,7 +408,7 @@ export class SeriesService {
     origin: ChangeOrigin,
   ): Promise<{ inserted: number; updated: number }> {
     const counts = await this.write(origin, 'upserted', async () => {
-      const written = await this.repository.upsertMany(bodies.map(toValues));
+      const written = await this.repository.upsertMany(bodies.map(toValues), origin);
       return { result: written, ids: [] };
     });
     return { inserted: counts.inserted, updated: counts.updated + counts.unchanged };
@@ -330,7 +416,9 @@ export class SeriesService {
 
   remove(id: number, origin: ChangeOrigin): Promise<void> {
     return this.write(origin, 'deleted', async () => {
-      if (!(await this.repository.delete(id))) throw ApiError.notFound(MESSAGES.recordNotFound);
+      if (!(await this.repository.delete(id, origin))) {
+        throw ApiError.notFound(MESSAGES.recordNotFound);
+      }
       return { result: undefined, ids: [id] };
     });
   }
@@ -364,6 +452,10 @@ export class SeriesService {
     this.cache.invalidate();
     this.written();
   }
+}
+
+function cursorOf(record: SeriesRecord): ListCursor {
+  return { date: record.date, id: record.id };
 }
 
 function sumTotals(records: SeriesRecord[]): Totals {

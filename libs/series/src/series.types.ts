@@ -1,4 +1,5 @@
 import { CovidRecordEntity, MpoxRecordEntity, SeriesRecordEntity } from '@app/database';
+import { ListCursor } from './list-cursor';
 
 /** What makes one disease's series: its name in paths and logs, and its table's entity. */
 export interface SeriesDefinition {
@@ -43,6 +44,17 @@ export interface CountrySummary {
   last_date: string;
 }
 
+/** The fields of a record, in the order of its JSON keys (CSV header rows). */
+export const RECORD_COLUMNS = [
+  'id',
+  'date',
+  'country',
+  'total_cases',
+  'new_cases',
+  'total_deaths',
+  'new_deaths',
+] as const satisfies readonly (keyof SeriesRecord)[];
+
 /** An item of `GET /<key>/countries`: the summary with the place's ISO codes, null if it has none. */
 export interface CountryListItem extends CountrySummary {
   iso2: string | null;
@@ -74,6 +86,8 @@ export interface ListQuery {
   to?: string;
   limit?: number;
   offset?: number;
+  /** A cursor from a `Link` header: the page starts past that record. */
+  after?: string;
 }
 
 export interface ListFilter {
@@ -82,6 +96,10 @@ export interface ListFilter {
   to?: string;
   limit: number;
   offset: number;
+  /** Start past this record (a client's cursor); `offset` is then 0. */
+  after?: ListCursor;
+  /** End at this record, included (a streamed list ends where its `Link` header said). */
+  until?: ListCursor;
 }
 
 /** One day of a series (a country's record, or the sums over countries for the world). */
@@ -116,4 +134,14 @@ export interface ChangeOrigin {
   actor: string;
   /** The HTTP request's id (`X-Request-Id`), or the import's id. */
   requestId?: string;
+}
+
+/** One revision of a record, as the API answers it (`GET /<key>/data/:id/history`). */
+export interface RecordRevision {
+  revision: number;
+  /** ISO 8601, UTC, milliseconds. */
+  at: string;
+  actor: string;
+  change: 'create' | 'update' | 'delete';
+  record: SeriesRecord | null;
 }

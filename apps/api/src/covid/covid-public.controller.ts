@@ -1,12 +1,15 @@
-import { Controller, Get, Header, Param } from '@nestjs/common';
+import { Controller, Get, Header, Param, Res } from '@nestjs/common';
+import { FastifyReply } from 'fastify';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { MESSAGES } from '@app/common';
-import { CachedValue, InjectSeries, SeriesService } from '@app/series';
+import { CachedValue, InjectSeries, ListFormat, SeriesService } from '@app/series';
 import { Public } from '../auth/public.decorator';
 import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { ApiBadRequest, ApiCommonErrors, ApiNotFound } from '../common/api-responses';
 import { CountryParamDto } from '../common/country-param.dto';
 import { JSON_TYPE } from '../common/json-content-type';
+import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
+import { setListHeaders } from '../list-format/list-reply';
 import { RecordResponse, TotalsResponse } from '../series/series.responses';
 
 @Public()
@@ -18,17 +21,22 @@ export class CovidPublicController {
   constructor(@InjectSeries('covid') private readonly series: SeriesService) {}
 
   @Get('latest')
-  @Header('Content-Type', JSON_TYPE)
+  @ListRoute()
   @ApiOperation({
     summary: 'The 10 most recent records over all countries (date, then id, descending)',
   })
   @ApiOkResponse({ description: 'At most 10 records', type: [RecordResponse] })
-  latest(): Promise<CachedValue<string>> {
-    return this.series.publicJson('latest');
+  async latest(
+    @ListFormatParam() format: ListFormat,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CachedValue<string>> {
+    const answer = await this.series.latestList(format);
+    setListHeaders(reply, format);
+    return answer;
   }
 
   @Get('country/:country')
-  @Header('Content-Type', JSON_TYPE)
+  @ListRoute()
   @ApiOperation({
     summary:
       "One country's records within the 30 days ending at its most recent record, newest first",
@@ -39,8 +47,14 @@ export class CovidPublicController {
     details: ['country : doit contenir de 1 à 100 caractères'],
   })
   @ApiNotFound(MESSAGES.countryNotFound)
-  country(@Param() { country }: CountryParamDto): Promise<CachedValue<string>> {
-    return this.series.countryWindowJson(country);
+  async country(
+    @Param() { country }: CountryParamDto,
+    @ListFormatParam() format: ListFormat,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CachedValue<string>> {
+    const answer = await this.series.countryWindowList(country, format);
+    setListHeaders(reply, format);
+    return answer;
   }
 
   @Get('totals')

@@ -3,7 +3,10 @@ import {
   DocumentBuilder,
   HeaderObject,
   OpenAPIObject,
+  OperationObject,
+  ParameterObject,
   ReferenceObject,
+  ResponseObject,
   SwaggerModule,
 } from '@nestjs/swagger';
 import { API_PREFIX, HEALTH_PATH, METRICS_PATH } from '../api-prefix';
@@ -86,10 +89,74 @@ const HEADERS: Record<string, HeaderObject> = {
     schema: { type: 'string', example: 'private, no-cache' },
   },
   'Vary-private': {
-    description: '`Authorization` (and `Origin` when CORS is on): the answer depends on the token',
-    schema: { type: 'string', example: 'Authorization' },
+    description:
+      '`Authorization` (and `Origin` when CORS is on): the answer depends on the token; on lists ' +
+      '`Authorization, Accept`, whose format `Accept` may choose',
+    schema: { type: 'string', example: 'Authorization, Accept' },
+  },
+  'Vary-list': {
+    description: '`Accept` (and `Origin` when CORS is on): the format of the list may come from it',
+    schema: { type: 'string', example: 'Accept' },
+  },
+  Link: {
+    description:
+      'On a page that others follow: `<same path and filters&after=<cursor>>; rel="next"` ' +
+      '(RFC 8288); absent on the last page',
+    schema: {
+      type: 'string',
+      example: '</api/covid/data?country=France&limit=10&after=MjAyMS0wMy0wMSwxMjM0>; rel="next"',
+    },
+  },
+  'Content-Disposition': {
+    description: 'CSV only: `attachment; filename="<disease>-<today, UTC>.csv"`',
+    schema: { type: 'string', example: 'attachment; filename="covid-2026-11-26.csv"' },
   },
 };
+
+/** The other bodies of a list route (a `format` parameter): CSV and NDJSON text. */
+const LIST_CONTENT = {
+  'text/csv': {
+    schema: { type: 'string' },
+    example:
+      'id,date,country,total_cases,new_cases,total_deaths,new_deaths\r\n' +
+      '1234,2021-03-01,"Korea, South",91240,355,1619,4\r\n',
+  },
+  'application/x-ndjson': {
+    schema: { type: 'string' },
+    example:
+      '{"id":1234,"date":"2021-03-01","country":"Korea, South","total_cases":91240,' +
+      '"new_cases":355,"total_deaths":1619,"new_deaths":4}\n',
+  },
+};
+
+/**
+ * A list route's other formats and headers: CSV and NDJSON bodies beside JSON, `Vary: Accept`
+ * (public routes; token routes' `Vary-private` says it), and on a paged list (`after`) `Link` and
+ * the CSV download's `Content-Disposition`.
+ */
+function completeListOperation(operation: OperationObject): void {
+  const parameters = (operation.parameters ?? []).filter(
+    (p): p is ParameterObject => !('$ref' in p) && p.in === 'query',
+  );
+  if (!parameters.some((p) => p.name === 'format')) return;
+  const ref = (name: string): ReferenceObject => ({ $ref: `#/components/headers/${name}` });
+  const ok = operation.responses['200'] as ResponseObject | undefined;
+  if (!ok || '$ref' in ok) return;
+  ok.content = { ...ok.content, ...LIST_CONTENT };
+  const isPublic = (operation.security ?? []).length === 0;
+  const extra: Record<string, ReferenceObject> = {
+    ...(isPublic && { Vary: ref('Vary-list') }),
+    ...(parameters.some((p) => p.name === 'after') && {
+      Link: ref('Link'),
+      'Content-Disposition': ref('Content-Disposition'),
+    }),
+  };
+  ok.headers = { ...ok.headers, ...extra };
+  const notModified = operation.responses['304'] as ResponseObject | undefined;
+  if (isPublic && notModified && !('$ref' in notModified)) {
+    notModified.headers = { ...notModified.headers, Vary: ref('Vary-list') };
+  }
+}
 
 /** Routes the rate limit does not count. */
 const UNLIMITED_PATHS = new Set([HEALTH_PATH]);
@@ -121,6 +188,7 @@ function completeDocument(document: OpenAPIObject): OpenAPIObject {
       const operation = item[method];
       if (!operation) continue;
       operation.security ??= [];
+      completeListOperation(operation);
       const notModified = operation.responses['304'];
       const ok = operation.responses['200'];
       if (notModified && !('$ref' in notModified) && ok && !('$ref' in ok)) {

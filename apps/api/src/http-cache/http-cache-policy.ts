@@ -18,7 +18,10 @@ export const HTTP_CACHE_SCOPE = 'httpCacheScope';
 export interface CacheHeaders {
   etag: string;
   'cache-control': string;
-  /** Request headers the answer depends on, besides the URL (`Authorization` on token routes). */
+  /**
+   * Request headers the answer depends on, besides the URL (`Authorization` on token routes,
+   * `Accept` on lists, which it may choose the format of).
+   */
   vary?: string;
 }
 
@@ -35,13 +38,24 @@ export class HttpCachePolicy {
     };
   }
 
-  headersOf(scope: HttpCacheScope, body: string): CacheHeaders {
+  /**
+   * The tag is the body's digest: a list's JSON, CSV and NDJSON bodies always differ (brackets,
+   * header row, lines), so each format has its own tag.
+   */
+  headersOf(scope: HttpCacheScope, body: string, negotiated = false): CacheHeaders {
+    const vary = varyOf(scope, negotiated);
     return {
       etag: entityTag(body),
       'cache-control': this.cacheControl[scope],
-      ...(scope === 'private' && { vary: 'Authorization' }),
+      ...(vary !== undefined && { vary }),
     };
   }
+}
+
+/** The request headers an answer depends on besides its URL, if any. */
+export function varyOf(scope: HttpCacheScope, negotiated: boolean): string | undefined {
+  if (scope === 'private') return negotiated ? 'Authorization, Accept' : 'Authorization';
+  return negotiated ? 'Accept' : undefined;
 }
 
 /**
@@ -50,12 +64,13 @@ export class HttpCachePolicy {
  */
 export function setCacheHeaders(reply: FastifyReply, headers: CacheHeaders): void {
   void reply.header('etag', headers.etag).header('cache-control', headers['cache-control']);
-  if (headers.vary === undefined) return;
+  if (headers.vary !== undefined) addVary(reply, headers.vary);
+}
+
+/** Adds `names` to the reply's `Vary` (CORS may have put `Origin` there). */
+export function addVary(reply: FastifyReply, names: string): void {
   const vary = reply.getHeader('vary');
-  void reply.header(
-    'vary',
-    typeof vary === 'string' && vary !== '' ? `${vary}, ${headers.vary}` : headers.vary,
-  );
+  void reply.header('vary', typeof vary === 'string' && vary !== '' ? `${vary}, ${names}` : names);
 }
 
 /** Turns `reply` into a 304: no body, hence no `Content-Type` either. */

@@ -11,20 +11,25 @@ import { Observable, map } from 'rxjs';
 import { CachedValue } from '@app/series';
 import { JSON_TYPE } from '../common/json-content-type';
 import { RouteMemo } from '../common/route-memo';
-import { KEEP_ANSWERS, ResponseCache } from '../response-cache/response-cache';
+import { NEGOTIATES_FORMAT } from '../list-format/list-format.decorator';
+import { KEEP_ANSWERS, KEPT_HEADERS, ResponseCache } from '../response-cache/response-cache';
 import { ifNoneMatchHits } from './entity-tag';
 import {
   HTTP_CACHE_SCOPE,
   HttpCachePolicy,
   HttpCacheScope,
+  addVary,
   notModified,
   setCacheHeaders,
+  varyOf,
 } from './http-cache-policy';
 
 interface RouteCaching {
   scope: HttpCacheScope;
   /** `@CachedResponse()`: the answer is also kept in memory and served before Nest's router. */
   kept: boolean;
+  /** `@ListRoute()`: the answer's format may come from `Accept`. */
+  negotiated: boolean;
 }
 
 /**
@@ -42,6 +47,8 @@ export class HttpCacheInterceptor implements NestInterceptor {
         classRef,
       ]) ?? 'private',
     kept: this.reflector.getAllAndOverride<boolean>(KEEP_ANSWERS, [handler, classRef]) === true,
+    negotiated:
+      this.reflector.getAllAndOverride<boolean>(NEGOTIATES_FORMAT, [handler, classRef]) === true,
   }));
 
   constructor(
@@ -61,13 +68,17 @@ export class HttpCacheInterceptor implements NestInterceptor {
     const http = context.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
-    if (value === undefined || value instanceof StreamableFile || reply.statusCode !== 200) {
+    if (value instanceof StreamableFile) {
+      // Streamed: no caching headers, but its format may still come from `Accept`.
+      const vary = varyOf(route.scope, route.negotiated);
+      if (vary !== undefined) addVary(reply, vary);
       return value;
     }
+    if (value === undefined || reply.statusCode !== 200) return value;
     if (route.kept && request.method === 'GET') ResponseCache.markMissed(request);
     const body = typeof value === 'string' ? value : JSON.stringify(value);
     if (reply.getHeader('content-type') === undefined) void reply.header('content-type', JSON_TYPE);
-    const headers = this.policy.headersOf(route.scope, body);
+    const headers = this.policy.headersOf(route.scope, body, route.negotiated);
     setCacheHeaders(reply, headers);
     const contentType = reply.getHeader('content-type');
     if (
@@ -77,13 +88,21 @@ export class HttpCacheInterceptor implements NestInterceptor {
       typeof source.value === 'string' &&
       typeof contentType === 'string'
     ) {
-      this.cache.set(request.url, {
-        contentType,
-        source: source as CachedValue<string>,
-        headers,
-        classRef: context.getClass(),
-        handler: context.getHandler() as (...args: never[]) => unknown,
-      });
+      this.cache.set(
+        request.url,
+        {
+          contentType,
+          source: source as CachedValue<string>,
+          headers,
+          extraHeaders: KEPT_HEADERS.flatMap((name) => {
+            const header = reply.getHeader(name);
+            return typeof header === 'string' ? [[name, header] as const] : [];
+          }),
+          classRef: context.getClass(),
+          handler: context.getHandler() as (...args: never[]) => unknown,
+        },
+        request.headers.accept,
+      );
     }
     if (!ifNoneMatchHits(request.headers['if-none-match'], headers.etag)) return body;
     notModified(reply);

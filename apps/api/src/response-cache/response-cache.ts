@@ -1,6 +1,7 @@
 import { Injectable, Type } from '@nestjs/common';
 import { CachedValue } from '@app/series';
 import { CacheHeaders } from '../http-cache/http-cache-policy';
+import { acceptedFormat } from '../list-format/list-format-negotiation';
 
 type Handler = (...args: never[]) => unknown;
 
@@ -9,6 +10,9 @@ const MISSED = Symbol('missedByResponseCache');
 
 /** Metadata key of `@CachedResponse()`: the route's answers may be kept here. */
 export const KEEP_ANSWERS = 'keepAnswersInResponseCache';
+
+/** Headers a handler sets on its answer that are kept and served with it. */
+export const KEPT_HEADERS = ['link', 'content-disposition'] as const;
 
 interface Served {
   [SERVED]?: true;
@@ -22,14 +26,26 @@ export interface CachedAnswer {
   source: CachedValue<string>;
   /** `ETag`, `Cache-Control` and `Vary`, as the route's `@HttpCache()` set them. */
   headers: CacheHeaders;
+  /** `KEPT_HEADERS` the handler set (a list page's `Link`, a download's `Content-Disposition`). */
+  extraHeaders: readonly (readonly [string, string])[];
   /** The route that made it: the guards run against it again for every request served. */
   classRef: Type<unknown>;
   handler: Handler;
 }
 
 /**
+ * Where an answer is kept: its URL, and the list format its `Accept` header asks for, so that a
+ * CSV answer negotiated for one client is never served to another that asked for JSON at the
+ * same URL. Routes that are not lists ignore `Accept`, and are merely kept once per format asked.
+ */
+function keyOf(url: string, accept: string | string[] | undefined): string {
+  const format = acceptedFormat(accept);
+  return format === 'json' ? url : `${url} ${format}`;
+}
+
+/**
  * The answers of `@CachedResponse()` routes (the public ones, small lists) by request URL (path
- * and query string, as sent), each kept exactly as long as the cached value it is (the
+ * and query string, as sent) and `Accept`'s format, each kept exactly as long as the cached value it is (the
  * `ReadCache` entry it is: at most `CACHE_TTL_MS`, dropped by every write of this instance and
  * every change announced by the others). Bounded like `ReadCache`: past `maxEntries` URLs it
  * drops the answers no longer current, or else starts again from empty.
@@ -40,12 +56,13 @@ export class ResponseCache {
 
   constructor(private readonly maxEntries = 1000) {}
 
-  /** The answer for `url`, if one is kept and still current. */
-  get(url: string): CachedAnswer | undefined {
-    const answer = this.answers.get(url);
+  /** The answer for `url` and `accept`, if one is kept and still current. */
+  get(url: string, accept?: string | string[]): CachedAnswer | undefined {
+    const key = keyOf(url, accept);
+    const answer = this.answers.get(key);
     if (answer === undefined) return undefined;
     if (answer.source.isCurrent()) return answer;
-    this.answers.delete(url);
+    this.answers.delete(key);
     return undefined;
   }
 
@@ -54,16 +71,17 @@ export class ResponseCache {
    * answers no longer current go first (nothing removes them otherwise until their URL is asked
    * for again); only if all are current does it start again from empty.
    */
-  set(url: string, answer: CachedAnswer): void {
+  set(url: string, answer: CachedAnswer, accept?: string | string[]): void {
+    const key = keyOf(url, accept);
     const now = Date.now();
     if (!answer.source.isCurrent(now)) return;
-    if (this.answers.size >= this.maxEntries && !this.answers.has(url)) {
+    if (this.answers.size >= this.maxEntries && !this.answers.has(key)) {
       for (const [kept, other] of this.answers) {
         if (!other.source.isCurrent(now)) this.answers.delete(kept);
       }
       if (this.answers.size >= this.maxEntries) this.answers.clear();
     }
-    this.answers.set(url, answer);
+    this.answers.set(key, answer);
   }
 
   /**

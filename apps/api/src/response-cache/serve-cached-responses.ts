@@ -39,6 +39,7 @@ export function serveCachedResponses(app: NestFastifyApplication): void {
   const send = (request: FastifyRequest, reply: FastifyReply, kept: CachedAnswer) => {
     ResponseCache.markServed(request);
     setCacheHeaders(reply, kept.headers);
+    for (const [name, value] of kept.extraHeaders) void reply.header(name, value);
     if (ifNoneMatchHits(request.headers['if-none-match'], kept.headers.etag)) {
       void notModified(reply).send();
       return;
@@ -99,7 +100,8 @@ export function serveCachedResponses(app: NestFastifyApplication): void {
     .getHttpAdapter()
     .getInstance()
     .addHook('preHandler', (request, reply, done) => {
-      const kept = request.method === 'GET' ? cache.get(request.url) : undefined;
+      const kept =
+        request.method === 'GET' ? cache.get(request.url, request.headers.accept) : undefined;
       if (kept === undefined) {
         done();
         return;

@@ -117,8 +117,8 @@ export function enableCors(app: NestFastifyApplication, config: AppConfig): void
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     // If-None-Match: a browser app revalidates what it keeps itself (a 304 then).
     allowedHeaders: ['Authorization', 'Content-Type', REQUEST_ID_HEADER, 'If-None-Match'],
-    // Browser clients may read what paces them (the rate limit), what names a request, and the
-    // tag to revalidate with.
+    // Browser clients may read what paces them (the rate limit), what names a request, the tag
+    // to revalidate with, and a list page's next page and a CSV download's file name.
     exposedHeaders: [
       REQUEST_ID_HEADER,
       'Retry-After',
@@ -127,6 +127,8 @@ export function enableCors(app: NestFastifyApplication, config: AppConfig): void
       'X-RateLimit-Remaining',
       'X-RateLimit-Reset',
       'ETag',
+      'Link',
+      'Content-Disposition',
     ],
     maxAge: 600,
   });

@@ -3,13 +3,13 @@ import {
   Controller,
   Delete,
   Get,
-  Header,
   HttpCode,
   Param,
   Post,
   Put,
   Query,
   Req,
+  Res,
   StreamableFile,
   Type,
 } from '@nestjs/common';
@@ -21,14 +21,16 @@ import {
   getSchemaPath,
   ApiTags,
 } from '@nestjs/swagger';
-import { Socket } from 'node:net';
+import { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { MESSAGES } from '@app/common';
+import { MESSAGES, todayUtc } from '@app/common';
 import {
   CachedValue,
   InjectSeries,
+  ListFormat,
   MAX_BULK_RECORDS,
   ChangeOrigin,
+  RecordRevision,
   SeriesDefinition,
   SeriesService,
 } from '@app/series';
@@ -53,9 +55,16 @@ import { BulkRecordsPipe } from './bulk-records.pipe';
 import { ListQueryDto } from './dto/list-query.dto';
 import { RecordBodyDto } from './dto/record-body.dto';
 import { StatsQueryDto } from './dto/stats-query.dto';
-import { JSON_TYPE } from '../common/json-content-type';
 import { CLIENT_TIMEOUTS } from '../client-timeouts';
-import { CountryListItemResponse, CountryStatsResponse, RecordResponse } from './series.responses';
+import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
+import { LIST_CONTENT_TYPES } from '../list-format/list-format-negotiation';
+import { setListHeaders, setNextLink } from '../list-format/list-reply';
+import {
+  CountryListItemResponse,
+  CountryStatsResponse,
+  RecordResponse,
+  RevisionResponse,
+} from './series.responses';
 
 /**
  * The token-protected routes of one disease, `/<key>/data`, `/<key>/countries`, `/<key>/stats`:
@@ -71,12 +80,14 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
 
     @Get('data')
     @RequireScope(`${definition.key}:read`)
-    @Header('Content-Type', JSON_TYPE)
     // Small lists: answered again from memory, after the guards, while the read cache holds them.
     @CachedResponse('private')
+    @ListRoute({ inQuery: false })
     @ApiOperation({
       summary: `List ${definition.label} records`,
-      description: '`date` descending then `id` descending. Large results are streamed.',
+      description:
+        '`date` descending then `id` descending, as JSON, CSV or NDJSON. Large results are ' +
+        'streamed. A page followed by others carries `Link: <…>; rel="next"` (its `after` cursor).',
     })
     @ApiOkResponse({ description: 'The records', type: [RecordResponse] })
     @ApiBadRequest('Malformed query parameter', {
@@ -85,11 +96,15 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
     })
     async list(
       @Query() query: ListQueryDto,
-      @Req() request: { raw: { socket: Socket } },
+      @ListFormatParam() format: ListFormat,
+      @Req() request: FastifyRequest,
+      @Res({ passthrough: true }) reply: FastifyReply,
     ): Promise<CachedValue<string> | string | StreamableFile> {
-      const body = await this.series.list(query);
+      const body = await this.series.list(query, format);
+      setListHeaders(reply, format, { filename: `${definition.key}-${todayUtc()}` });
+      if (body.next !== undefined) setNextLink(reply, request.url, query, body.next);
       if (body.kind === 'cached') return body.answer;
-      if (body.kind === 'text') return body.json;
+      if (body.kind === 'text') return body.text;
       // A client that stops reading would hold the stream (and a page) for ever: its connection
       // is closed once nothing moved for a while. Only here: a socket timeout on every
       // connection slows the cached routes measurably (bench:compare).
@@ -97,7 +112,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       // One page read ahead, not Readable.from's default of 16: a client
       // that stops reading holds that much, and the socket's idle timeout then closes it.
       return new StreamableFile(Readable.from(body.chunks, { highWaterMark: 1 }), {
-        type: JSON_TYPE,
+        type: LIST_CONTENT_TYPES[format],
       });
     }
 
@@ -217,16 +232,42 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       return { success: true, message: MESSAGES.deleted };
     }
 
+    @Get('data/:id/history')
+    @RequireScope(`${definition.key}:read`)
+    @HttpCache('private')
+    @ApiOperation({
+      summary: `The history of a ${definition.label} record`,
+      description:
+        'Every change made to the record, oldest first: when, by whom, and the record after it ' +
+        '(null once deleted). Records that existed when the history began have one baseline ' +
+        'revision (`migration:baseline`).',
+    })
+    @ApiOkResponse({ description: 'The revisions', type: [RevisionResponse] })
+    @ApiBadRequest('Invalid `id` (a positive integer)', {
+      error: MESSAGES.invalidParam,
+      details: ['id : doit être un entier strictement positif'],
+    })
+    @ApiNotFound(MESSAGES.recordNotFound)
+    history(@Param() { id }: IdParamDto): Promise<RecordRevision[]> {
+      return this.series.history(id);
+    }
+
     @Get('countries')
     @RequireScope(`${definition.key}:read`)
     @HttpCache('private')
+    @ListRoute()
     @ApiOperation({ summary: `Countries with ${definition.label} records, by name` })
     @ApiOkResponse({
       description: 'One entry per country, with its ISO codes',
       type: [CountryListItemResponse],
     })
-    countries(): Promise<CountryListItemResponse[]> {
-      return this.series.countries();
+    async countries(
+      @ListFormatParam() format: ListFormat,
+      @Res({ passthrough: true }) reply: FastifyReply,
+    ): Promise<string> {
+      const text = await this.series.countriesText(format);
+      setListHeaders(reply, format);
+      return text;
     }
 
     @Get('stats')

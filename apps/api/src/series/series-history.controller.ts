@@ -1,12 +1,21 @@
-import { Controller, Get, Header, Param, Type } from '@nestjs/common';
+import { Controller, Get, Header, Param, Res, Type } from '@nestjs/common';
+import { FastifyReply } from 'fastify';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { MESSAGES } from '@app/common';
-import { CachedValue, InjectSeries, SeriesDefinition, SeriesService } from '@app/series';
+import {
+  CachedValue,
+  InjectSeries,
+  ListFormat,
+  SeriesDefinition,
+  SeriesService,
+} from '@app/series';
 import { Public } from '../auth/public.decorator';
 import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { ApiBadRequest, ApiCommonErrors, ApiNotFound } from '../common/api-responses';
 import { CountryParamDto } from '../common/country-param.dto';
 import { JSON_TYPE } from '../common/json-content-type';
+import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
+import { setListHeaders } from '../list-format/list-reply';
 import { CountryLatestResponse, WeeklyHistoryResponse } from './series.responses';
 
 /**
@@ -58,13 +67,18 @@ export function SeriesHistoryController(definition: SeriesDefinition): Type<obje
     }
 
     @Get('countries')
-    @Header('Content-Type', JSON_TYPE)
+    @ListRoute()
     @ApiOperation({
       summary: `Each country's most recent ${definition.label} totals (public list, by name)`,
     })
     @ApiOkResponse({ description: 'One entry per country', type: [CountryLatestResponse] })
-    countries(): Promise<CachedValue<string>> {
-      return this.series.countriesJson();
+    async countries(
+      @ListFormatParam() format: ListFormat,
+      @Res({ passthrough: true }) reply: FastifyReply,
+    ): Promise<CachedValue<string>> {
+      const answer = await this.series.countriesList(format);
+      setListHeaders(reply, format);
+      return answer;
     }
   }
   return HistoryController;

@@ -130,3 +130,24 @@ export class CountryLatestResponse {
   @ApiProperty({ example: 38249060, type: 'integer' }) total_cases: number;
   @ApiProperty({ example: 168935, type: 'integer' }) total_deaths: number;
 }
+
+export class RevisionResponse {
+  @ApiProperty({ example: 2, type: 'integer', description: 'Position in the history, from 1' })
+  revision: number;
+  @ApiProperty({ example: '2026-11-26T10:42:12.345Z', format: 'date-time' }) at: string;
+  @ApiProperty({
+    example: 'partner-a',
+    description:
+      "The token's client, `import:<file or URL>`, `sync:<URL>`, `cli:<command>` or " +
+      '`migration:baseline` (records that existed when the history began)',
+  })
+  actor: string;
+  @ApiProperty({ enum: ['create', 'update', 'delete'], example: 'update' }) change: string;
+  // Written by @nestjs/swagger as `type: object, nullable, allOf: [the record]` (OpenAPI 3.0).
+  @ApiProperty({
+    type: RecordResponse,
+    nullable: true,
+    description: 'The record after the change; null for a deletion',
+  })
+  record: RecordResponse | null;
+}

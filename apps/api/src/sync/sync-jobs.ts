@@ -37,6 +37,7 @@ export async function runSources(
         DEFAULT_DOWNLOAD,
         QUIET_PROGRESS,
         signal,
+        'sync',
       );
       if (result.kind === 'unchanged') {
         runs.push({ dataset, url, outcome: 'unchanged', read: 0, written: 0 });

@@ -2,17 +2,27 @@ import { Injectable } from '@nestjs/common';
 import { once } from 'node:events';
 import { DataSource } from 'typeorm';
 import { countryLookupKey } from '@app/countries';
-import { ListFilter, SeriesDefinition, SeriesRepository, SeriesRecord } from '@app/series';
+import {
+  ListFilter,
+  ListFormat,
+  RECORD_COLUMNS,
+  SeriesDefinition,
+  SeriesRepository,
+  SeriesRecord,
+  listChunks,
+} from '@app/series';
 import { CliError } from '../cli-error';
 import { TRIMMED_COLUMNS, csvField } from '@app/importer';
 
 const PAGE = 5000;
 
 /**
- * Writes one disease's records as CSV in the trimmed format that `import` reads back
- * (`date,country,total_cases,new_cases,total_deaths,new_deaths`), page by page, oldest first (by
- * date, then id): an import gives the records new ids in the order of the file, so records of the
- * same date keep their order, which the API's lists use (`date` then `id`, descending).
+ * Writes one disease's records, page by page, oldest first (by date, then id). CSV (the default)
+ * is the trimmed format that `import` reads back
+ * (`date,country,total_cases,new_cases,total_deaths,new_deaths`, LF line ends): an import gives
+ * the records new ids in the order of the file, so records of the same date keep their order,
+ * which the API's lists use (`date` then `id`, descending). `json` and `ndjson` write the records
+ * as the API's lists do (with their ids), by the same writer.
  */
 @Injectable()
 export class ExportService {
@@ -22,6 +32,7 @@ export class ExportService {
     series: SeriesDefinition,
     out: NodeJS.WritableStream,
     country?: string,
+    format: ListFormat = 'csv',
   ): Promise<number> {
     const repository = new SeriesRepository(this.dataSource, series);
     const filter: ListFilter = {
@@ -30,19 +41,35 @@ export class ExportService {
       offset: 0,
     };
     let count = 0;
-    let started = false;
-    for await (const page of repository.pages(filter, PAGE, { order: 'asc' })) {
-      if (!started) {
-        started = true;
-        if (page.length === 0 && country !== undefined) {
+    async function* checked(): AsyncGenerator<SeriesRecord[]> {
+      let first = true;
+      for await (const page of repository.pages(filter, PAGE, { order: 'asc' })) {
+        if (first && page.length === 0 && country !== undefined) {
           throw new CliError(`no ${series.key} records for country "${country}"`);
         }
-        await write(out, `${TRIMMED_COLUMNS.join(',')}\n`);
+        first = false;
+        count += page.length;
+        yield page;
       }
-      if (page.length > 0) await write(out, page.map(csvLine).join(''));
-      count += page.length;
+    }
+    const chunks =
+      format === 'csv' ? trimmedCsv(checked()) : listChunks(format, RECORD_COLUMNS, checked());
+    for await (const chunk of chunks) {
+      if (chunk !== '') await write(out, chunk);
     }
     return count;
+  }
+}
+
+/** The header once the first page is read (an unknown country writes nothing), then the rows. */
+async function* trimmedCsv(pages: AsyncIterable<SeriesRecord[]>): AsyncGenerator<string> {
+  let started = false;
+  for await (const page of pages) {
+    if (!started) {
+      started = true;
+      yield `${TRIMMED_COLUMNS.join(',')}\n`;
+    }
+    if (page.length > 0) yield page.map(csvLine).join('');
   }
 }
 

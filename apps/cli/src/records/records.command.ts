@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { COVID_SERIES, MPOX_SERIES, SeriesDefinition, countryNameProblem } from '@app/series';
+import { countryNameProblem, isListFormat } from '@app/series';
 import { CliError } from '../cli-error';
 import { withService } from '../cli-context';
 import { interruptible, signalExitCode } from '../interruption';
@@ -14,15 +14,10 @@ import {
   isUrl,
 } from '@app/importer';
 import { ExportService } from './export.service';
+import { seriesNamed } from './series-argument';
 import { createProgress } from './progress-bar';
 
-const SERIES: Record<string, SeriesDefinition> = { covid: COVID_SERIES, mpox: MPOX_SERIES };
-
-function series(name: string): SeriesDefinition {
-  const found = SERIES[name];
-  if (!found) throw CliError.usage(`unknown data set "${name}": expected covid or mpox`);
-  return found;
-}
+const series = seriesNamed;
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -148,18 +143,25 @@ export function dataCommands(): Command[] {
     });
 
   const exportCommand = new Command('export')
-    .description('write records to stdout as CSV (the format that import reads back)')
+    .description(
+      'write records to stdout, oldest first: CSV (the format that import reads back), or JSON or NDJSON as the API lists them',
+    )
     .argument('<dataset>', 'covid or mpox')
     .option('--country <name>', 'only this country (matched ignoring case)')
-    .action((dataset: string, options: { country?: string }) => {
+    .option('--format <format>', 'csv, ndjson or json', 'csv')
+    .action((dataset: string, options: { country?: string; format: string }) => {
       const definition = series(dataset);
+      const format = options.format;
+      if (!isListFormat(format)) {
+        throw CliError.usage(`invalid --format ${JSON.stringify(format)}: csv, ndjson or json`);
+      }
       if (options.country !== undefined && countryNameProblem(options.country, 'country')) {
         throw CliError.usage(
           `invalid --country ${JSON.stringify(options.country)}: 1 to 100 characters once trimmed, no control characters`,
         );
       }
       return withService(ExportService, async (exporter) => {
-        await exporter.run(definition, process.stdout, options.country);
+        await exporter.run(definition, process.stdout, options.country, format);
       });
     });
 

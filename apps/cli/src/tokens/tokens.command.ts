@@ -12,6 +12,7 @@ import {
 } from '@app/config';
 import { CliError } from '../cli-error';
 import { withService } from '../cli-context';
+import { textTable } from '../text-table';
 import { parseDuration } from './duration';
 import { TokenAdminService, TokenListing, checkClient } from './token-admin.service';
 
@@ -52,16 +53,6 @@ function scopesOption(text: string, what: string): Scope[] {
 }
 
 const SCOPE_HELP = `comma-separated: ${SCOPES.join(', ')}`;
-
-function table(rows: string[][]): string[] {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) =>
-    r
-      .map((cell, i) => cell.padEnd(widths[i]))
-      .join('  ')
-      .trimEnd(),
-  );
-}
 
 /** `tokens create|list|rotate|revoke`. A new token goes alone to stdout; explanations to stderr. */
 export function tokensCommand(): Command {
@@ -127,7 +118,7 @@ export function tokensCommand(): Command {
           t.budget ? formatRateBudget(t.budget) : 'default',
           t.scopes.length > 0 ? formatScopes(t.scopes) : 'none',
         ]);
-        table([header, ...rows]).forEach(out);
+        textTable([header, ...rows]).forEach(out);
       }),
     );
 

@@ -17,5 +17,8 @@ export type FieldProblem = { field: string } & (
   | { problem: 'not-an-integer-from'; min: number }
   | { problem: 'not-a-number' }
   | { problem: 'later-than'; other: string }
+  | { problem: 'not-one-of'; values: readonly string[] }
+  | { problem: 'not-a-cursor' }
+  | { problem: 'not-with'; other: string }
   | { problem: 'invalid' }
 );

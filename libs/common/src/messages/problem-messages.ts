@@ -33,6 +33,12 @@ function wording(p: FieldProblem): string {
       return 'doit être un nombre';
     case 'later-than':
       return `doit être antérieure ou égale à ${p.other}`;
+    case 'not-one-of':
+      return `doit valoir ${p.values.slice(0, -1).join(', ')} ou ${p.values[p.values.length - 1]}`;
+    case 'not-a-cursor':
+      return 'doit être un curseur reçu dans l\'en-tête Link (rel="next")';
+    case 'not-with':
+      return `ne peut pas être combiné avec ${p.other}`;
     case 'invalid':
       return 'valeur invalide';
   }

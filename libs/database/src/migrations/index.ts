@@ -7,6 +7,7 @@ import { ClientRateBudgets1764500000000 } from './1764500000000-client-rate-budg
 import { CreateSources1764600000000 } from './1764600000000-create-sources';
 import { SourceRowsUnchanged1764700000000 } from './1764700000000-source-rows-unchanged';
 import { TokenScopes1764800000000 } from './1764800000000-token-scopes';
+import { CreateRevisions1764900000000 } from './1764900000000-create-revisions';
 
 /** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   CreateSources1764600000000,
   SourceRowsUnchanged1764700000000,
   TokenScopes1764800000000,
+  CreateRevisions1764900000000,
 ];

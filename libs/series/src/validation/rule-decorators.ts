@@ -1,6 +1,8 @@
 import { FieldProblem } from '@app/common';
 import { ValidationArguments, ValidationError, registerDecorator } from 'class-validator';
 import { checkApiDate, checkCount, checkCountryName, checkFiniteNumber } from './record-rules';
+import { decodeCursor } from '../list-cursor';
+import { LIST_FORMATS, isListFormat } from '../list-format';
 
 type Rule = (value: unknown, field: string) => FieldProblem | undefined;
 
@@ -75,3 +77,17 @@ export function IsIntegerFrom(min: number) {
 /** Turns a strict decimal string into a number; anything else is left for the validator to refuse. */
 export const toInteger = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
+
+/** `json`, `csv` or `ndjson` (a list's `format`). */
+export function IsListFormat() {
+  return ruleDecorator('isListFormat', (value, field) =>
+    isListFormat(value) ? undefined : { field, problem: 'not-one-of', values: LIST_FORMATS },
+  );
+}
+
+/** A cursor this API wrote in a `Link` header (a list's `after`). */
+export function IsListCursor() {
+  return ruleDecorator('isListCursor', (value, field) =>
+    decodeCursor(value) ? undefined : { field, problem: 'not-a-cursor' },
+  );
+}

@@ -6,9 +6,14 @@ import {
   IsApiDate,
   IsCountryName,
   IsIntegerFrom,
+  IsListCursor,
+  IsListFormat,
+  LIST_FORMATS,
+  ListFormat,
   ListQuery,
   toInteger,
 } from '@app/series';
+import { FORMAT_DESCRIPTION } from '../../list-format/list-format.decorator';
 
 export class ListQueryDto implements ListQuery {
   @ApiPropertyOptional({
@@ -59,9 +64,27 @@ export class ListQueryDto implements ListQuery {
     type: 'integer',
     minimum: 0,
     maximum: Number.MAX_SAFE_INTEGER,
+    description: 'Records skipped; not with `after` (400)',
   })
   @IsOptional()
   @Transform(toInteger)
   @IsIntegerFrom(0)
   offset?: number;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    example: 'MjAyMS0wMy0wMSwxMjM0',
+    description:
+      'Cursor of the next page, as the `Link` header (`rel="next"`) of the previous one gives ' +
+      "it: the page starts after that page's last record, however the list changed meanwhile. " +
+      'Opaque; not with `offset` (400)',
+  })
+  @IsOptional()
+  @IsListCursor()
+  after?: string;
+
+  @ApiPropertyOptional({ enum: LIST_FORMATS, description: FORMAT_DESCRIPTION })
+  @IsOptional()
+  @IsListFormat()
+  format?: ListFormat;
 }

@@ -3,6 +3,16 @@ import { Allow } from 'class-validator';
 import { IsApiDate, IsCount, IsCountryName, IsFiniteNumber, RecordValues } from '@app/series';
 
 /** Body of POST and PUT (a full replacement), for COVID and MPOX alike. */
+/**
+ * A legacy field, accepted and ignored. OpenAPI 3.0 wants `nullable` beside a `type`, so null is
+ * allowed on one branch only (`oneOf` must match exactly one).
+ */
+const LegacyField = () =>
+  ApiPropertyOptional({
+    description: 'Legacy field: accepted and ignored (a number, string, boolean or null)',
+    oneOf: [{ type: 'number', nullable: true }, { type: 'string' }, { type: 'boolean' }],
+  });
+
 export class RecordBodyDto implements RecordValues {
   @ApiProperty({
     example: '2021-03-15',
@@ -38,27 +48,15 @@ export class RecordBodyDto implements RecordValues {
   @IsFiniteNumber()
   new_deaths: number;
 
-  @ApiPropertyOptional({
-    description: 'Legacy field: accepted and ignored (a number, string, boolean or null)',
-    oneOf: [{ type: 'number' }, { type: 'string' }, { type: 'boolean' }],
-    nullable: true,
-  })
+  @LegacyField()
   @Allow()
   active_cases?: unknown;
 
-  @ApiPropertyOptional({
-    description: 'Legacy field: accepted and ignored (a number, string, boolean or null)',
-    oneOf: [{ type: 'number' }, { type: 'string' }, { type: 'boolean' }],
-    nullable: true,
-  })
+  @LegacyField()
   @Allow()
   total_recovered?: unknown;
 
-  @ApiPropertyOptional({
-    description: 'Legacy field: accepted and ignored (a number, string, boolean or null)',
-    oneOf: [{ type: 'number' }, { type: 'string' }, { type: 'boolean' }],
-    nullable: true,
-  })
+  @LegacyField()
   @Allow()
   daily_recovered?: unknown;
 }

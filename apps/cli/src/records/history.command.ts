@@ -1,0 +1,127 @@
+import { Command } from 'commander';
+import { StoredRevision } from '@app/series';
+import { CliError } from '../cli-error';
+import { withService } from '../cli-context';
+import { textTable } from '../text-table';
+import { RecordHistoryService, RevertStep } from './record-history.service';
+import { seriesNamed } from './series-argument';
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+/** A record id: a positive integer (exit code 2 otherwise). */
+function recordId(text: string): number {
+  if (!/^[1-9]\d{0,15}$/.test(text)) {
+    throw CliError.usage(`invalid record id "${text}": expected a positive integer`);
+  }
+  return Number(text);
+}
+
+/** `--since`: an ISO 8601 date (the start of that day, UTC) or date-time. */
+function instant(text: string): number {
+  const iso = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d{1,3})?)?(Z|[+-]\d\d:\d\d))?$/;
+  const ms = iso.test(text) ? Date.parse(/T/.test(text) ? text : `${text}T00:00:00Z`) : NaN;
+  if (Number.isNaN(ms)) {
+    throw CliError.usage(
+      `invalid --since "${text}": expected an ISO 8601 date or date-time (2026-11-26, 2026-11-26T10:00:00Z)`,
+    );
+  }
+  return ms;
+}
+
+function revisionRows(revisions: StoredRevision[]): string[] {
+  const header = ['REVISION', 'AT', 'ACTOR', 'CHANGE', 'DATE', 'COUNTRY', 'TOTAL CASES'];
+  const rows = revisions.map((r, i) => [
+    String(i + 1),
+    new Date(r.at).toISOString(),
+    r.actor,
+    r.kind,
+    r.values?.date ?? '-',
+    r.values?.country ?? '-',
+    r.values === null
+      ? '-'
+      : `${r.values.total_cases} (+${r.values.new_cases}), deaths ${r.values.total_deaths} (+${r.values.new_deaths})`,
+  ]);
+  return textTable([[...header.slice(0, 6), 'FIGURES'], ...rows]);
+}
+
+const DONE: Record<string, string> = {
+  create: 'brought back',
+  update: 'put back',
+  delete: 'removed',
+  unchanged: 'already as it was',
+};
+
+function stepLine(key: string, step: RevertStep, dryRun: boolean): string {
+  const record = `${key} record ${step.recordId}`;
+  if (step.outcome === 'conflict') {
+    const by = step.conflict!;
+    return `${record}: left alone, changed by ${by.actor} at ${new Date(by.at).toISOString()} afterwards`;
+  }
+  const verb =
+    dryRun && step.outcome !== 'unchanged' ? `would be ${DONE[step.outcome]}` : DONE[step.outcome];
+  return `${record}: ${verb} (${step.undone} change(s) undone)`;
+}
+
+/** `history`, `restore` and `revert`: a record's revisions, and putting records back. */
+export function historyCommands(): Command[] {
+  const history = new Command('history')
+    .description("a record's revisions, oldest first: when, who, what it held")
+    .argument('<dataset>', 'covid or mpox')
+    .argument('<id>', 'record id')
+    .action((dataset: string, id: string) => {
+      const series = seriesNamed(dataset);
+      const recordNumber = recordId(id);
+      return withService(RecordHistoryService, async (service) => {
+        revisionRows(await service.history(series, recordNumber)).forEach(out);
+      });
+    });
+
+  const restore = new Command('restore')
+    .description(
+      'put a record back as it was before its last change, or at --revision (a new revision, actor cli:restore)',
+    )
+    .argument('<dataset>', 'covid or mpox')
+    .argument('<id>', 'record id')
+    .option('--revision <n>', 'the revision to go back to (see history)')
+    .action((dataset: string, id: string, options: { revision?: string }) => {
+      const series = seriesNamed(dataset);
+      const recordNumber = recordId(id);
+      const revision = options.revision === undefined ? undefined : recordId(options.revision);
+      return withService(RecordHistoryService, async (service) => {
+        const { kind, from } = await service.restore(series, recordNumber, revision);
+        out(`${series.key} record ${recordNumber}: ${DONE[kind]} (as revision ${from} left it)`);
+      });
+    });
+
+  const revert = new Command('revert')
+    .description(
+      'undo every change an actor made since a moment (a new revision each, actor cli:revert); records changed by someone else afterwards are left alone',
+    )
+    .argument('<dataset>', 'covid or mpox')
+    .requiredOption(
+      '--actor <name>',
+      'the client name (or import:/sync: actor) whose changes to undo',
+    )
+    .requiredOption(
+      '--since <time>',
+      'ISO 8601 date or date-time (a date: the start of that day, UTC)',
+    )
+    .option('--dry-run', 'only say what would be done')
+    .action((dataset: string, options: { actor: string; since: string; dryRun?: boolean }) => {
+      const series = seriesNamed(dataset);
+      const since = instant(options.since);
+      const dryRun = options.dryRun === true;
+      return withService(RecordHistoryService, async (service) => {
+        const steps = await service.revert(series, options.actor, since, dryRun);
+        steps.forEach((step) => out(stepLine(series.key, step, dryRun)));
+        const changed = steps.filter((s) => s.outcome !== 'unchanged' && s.outcome !== 'conflict');
+        const left = steps.filter((s) => s.outcome === 'conflict').length;
+        out(
+          `${dryRun ? 'would revert' : 'reverted'}: ${changed.length} record(s); left alone: ${left}` +
+            (dryRun ? ' (--dry-run: nothing written)' : ''),
+        );
+      });
+    });
+
+  return [history, restore, revert];
+}
