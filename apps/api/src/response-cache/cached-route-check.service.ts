@@ -1,18 +1,15 @@
 import { Injectable, OnModuleInit, Type } from '@nestjs/common';
+// Nest's metadata keys of a route's own enhancers, from Nest's own constants.
+import {
+  GUARDS_METADATA as GUARDS,
+  INTERCEPTORS_METADATA as INTERCEPTORS,
+  PIPES_METADATA as PIPES,
+  ROUTE_ARGS_METADATA as ROUTE_ARGUMENTS,
+} from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { HttpCacheInterceptor } from '../http-cache/http-cache.interceptor';
 import { Handler, controllerMethods } from '../common/controller-methods';
 import { KEEP_ANSWERS } from './response-cache';
-
-/**
- * Nest's metadata keys of a route's own enhancers, as `@UseGuards()`, `@UseInterceptors()`,
- * `@UsePipes()` and parameter pipes (`@Param('x', SomePipe)`) write them. Nest does not export
- * them from its entry point; `test/cached-route-check.spec.ts` proves they are still these.
- */
-const GUARDS = '__guards__';
-const INTERCEPTORS = '__interceptors__';
-const PIPES = '__pipes__';
-const ROUTE_ARGUMENTS = '__routeArguments__';
 
 /**
  * Refuses to start when a `@CachedResponse()` route has guards, interceptors (other than the
