@@ -66,7 +66,7 @@ describe('GET /api/metrics', () => {
         `http_response_cache_requests_total{route="${LATEST}",result="miss"} 1`,
         `http_response_cache_requests_total{route="${LATEST}",result="hit"} 2`,
         `http_request_duration_seconds_count{route="${LATEST}",method="GET"} 3`,
-        `http_request_duration_seconds_bucket{route="${LATEST}",method="GET",le="+Inf"} 3`,
+        `http_request_duration_seconds_bucket{le="+Inf",route="${LATEST}",method="GET"} 3`,
       ]),
     );
     expect(text).toContain('# TYPE http_request_duration_seconds histogram');

@@ -15,14 +15,14 @@ import { RequestCounts } from './request-counts';
 export class MetricsService implements ReadCacheCounters, OnModuleDestroy {
   private readonly registry = new Registry();
   /** Per route template and method, updated by the `onResponse` hook (`countRequests`). */
-  readonly requests = new RequestCounts();
+  readonly requests: RequestCounts;
   private readonly readCaches = new Map<string, CacheCounts>();
   private readonly sync;
   private readonly detachDatabase: () => void;
 
   constructor(dataSource: DataSource) {
     collectDefaultMetrics({ register: this.registry });
-    this.requests.register(this.registry);
+    this.requests = new RequestCounts(this.registry);
     this.registerReadCaches();
     this.detachDatabase = registerDatabaseMetrics(this.registry, dataSource);
     this.sync = this.registerSync();

@@ -13,18 +13,17 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 
 const STATUS_CLASSES = ['other', '1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 
+/** The latency histogram's child of one route and method, resolved once. */
+type LatencyChild = ReturnType<Histogram<'route' | 'method'>['labels']>;
+
 /**
- * What was answered on one route template and method, kept as plain numbers: one request costs a
- * few additions. prom-client's own `inc` and `observe` hash their labels on every call, children
- * included (about 40 times the cost, measured), so the metrics read these numbers when scraped.
+ * What was answered on one route template and method: counts kept as plain numbers (read by the
+ * counters when scraped: prom-client's `inc` hashes its labels on every call), and the latency
+ * observed by prom-client's own histogram, through a child resolved once per route.
  */
 export class RouteSeries {
   /** Responses by status class: index 1 to 5 for 1xx to 5xx, 0 for anything else. */
   readonly statuses = [0, 0, 0, 0, 0, 0];
-  /** Responses per latency bucket, not cumulative; the last one is +Inf. */
-  readonly buckets: number[] = new Array<number>(LATENCY_BUCKETS.length + 1).fill(0);
-  seconds = 0;
-  count = 0;
   rateLimited = 0;
   cacheHits = 0;
   cacheMisses = 0;
@@ -32,17 +31,14 @@ export class RouteSeries {
   constructor(
     readonly route: string,
     readonly method: string,
+    private readonly latency: LatencyChild,
   ) {}
 
   record(status: number, seconds: number): void {
     const statusClass = (status / 100) | 0;
     this.statuses[statusClass >= 1 && statusClass <= 5 ? statusClass : 0]++;
     if (status === 429) this.rateLimited++;
-    let bucket = 0;
-    while (bucket < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[bucket]) bucket++;
-    this.buckets[bucket]++;
-    this.seconds += seconds;
-    this.count++;
+    this.latency.observe(seconds);
   }
 }
 
@@ -52,6 +48,19 @@ export class RouteSeries {
  */
 export class RequestCounts {
   private readonly routes = new Map<string, Map<string, RouteSeries>>();
+  private readonly latency: Histogram<'route' | 'method'>;
+
+  /** The request metrics, registered in `registry`. */
+  constructor(registry: Registry) {
+    this.latency = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from the request received to the response sent, by route template and method',
+      labelNames: ['route', 'method'] as const,
+      buckets: [...LATENCY_BUCKETS],
+      registers: [registry],
+    });
+    this.register(registry);
+  }
 
   /** `route`: Fastify's template of the matched route; undefined when none matched. */
   series(route: string | undefined, method: string): RouteSeries {
@@ -64,7 +73,9 @@ export class RequestCounts {
     let series = byMethod.get(method);
     if (series === undefined) {
       const label = METHODS.has(method) ? method : 'OTHER';
-      series = byMethod.get(label) ?? new RouteSeries(template, label);
+      series =
+        byMethod.get(label) ??
+        new RouteSeries(template, label, this.latency.labels({ route: template, method: label }));
       byMethod.set(method, series);
     }
     return series;
@@ -77,8 +88,8 @@ export class RequestCounts {
     return [...all];
   }
 
-  /** The request metrics, registered in `registry`, filled from these counts at each scrape. */
-  register(registry: Registry): void {
+  /** The counters, filled from these counts at each scrape. */
+  private register(registry: Registry): void {
     const all = () => this.all();
     new Counter({
       name: 'http_requests_total',
@@ -121,68 +132,5 @@ export class RequestCounts {
         }
       },
     });
-    new RequestDurationHistogram(this, registry);
-  }
-}
-
-interface HistogramLine {
-  metricName: string;
-  labels: Record<string, string | number>;
-  value: number;
-}
-
-/**
- * `http_request_duration_seconds`: a prom-client histogram whose values come from the
- * `RouteSeries` when scraped (prom-client has no way to set a histogram's buckets).
- */
-class RequestDurationHistogram extends Histogram<'route' | 'method'> {
-  constructor(
-    private readonly counts: RequestCounts,
-    registry: Registry,
-  ) {
-    super({
-      name: 'http_request_duration_seconds',
-      help: 'Time from the request received to the response sent, by route template and method',
-      labelNames: ['route', 'method'],
-      buckets: [...LATENCY_BUCKETS],
-      registers: [registry],
-    });
-  }
-
-  override get(): Promise<Awaited<ReturnType<Histogram['get']>>> {
-    return Promise.resolve({
-      name: 'http_request_duration_seconds',
-      help: 'Time from the request received to the response sent, by route template and method',
-      type: 'histogram' as unknown as Awaited<ReturnType<Histogram['get']>>['type'],
-      aggregator: 'sum',
-      collect: () => undefined,
-      values: this.lines(),
-    });
-  }
-
-  /** What the registry asks a histogram for when it writes the text format. */
-  getForPromString(): ReturnType<RequestDurationHistogram['get']> {
-    return this.get();
-  }
-
-  private lines(): HistogramLine[] {
-    const name = 'http_request_duration_seconds';
-    const lines: HistogramLine[] = [];
-    for (const s of this.counts.all()) {
-      const labels = { route: s.route, method: s.method };
-      let cumulative = 0;
-      LATENCY_BUCKETS.forEach((le, i) => {
-        cumulative += s.buckets[i];
-        lines.push({ metricName: `${name}_bucket`, labels: { ...labels, le }, value: cumulative });
-      });
-      lines.push({
-        metricName: `${name}_bucket`,
-        labels: { ...labels, le: '+Inf' },
-        value: s.count,
-      });
-      lines.push({ metricName: `${name}_sum`, labels, value: s.seconds });
-      lines.push({ metricName: `${name}_count`, labels, value: s.count });
-    }
-    return lines;
   }
 }
