@@ -446,11 +446,11 @@ export class SeriesRepository {
           await manager.query(this.upsertSql(changed.length), changed.flatMap(upsertParams));
           // The ids of the records just written (new ones got theirs from the statement).
           const ids = await this.storedRecords(manager, changed);
-          const revisions = changed.map((values, i) => ({
-            recordId: ids.get(`${countryKey(values.country)}|${values.date}`)!.id,
-            kind: kinds[i],
-            values,
-          }));
+          const revisions = changed.map((values, i) => {
+            const written = ids.get(`${countryKey(values.country)}|${values.date}`);
+            if (!written) throw new Error('a record just written was not found again');
+            return { recordId: written.id, kind: kinds[i], values };
+          });
           await this.revisions.append(manager, origin, revisions, at);
         }
       }
@@ -458,7 +458,11 @@ export class SeriesRepository {
     });
   }
 
-  /** The stored records among the keys of `chunk`, by country key and date. */
+  /**
+   * The stored records among the keys of `chunk`, by country key and date. A locking read on
+   * MySQL: a plain one would read the transaction's snapshot and miss a row another writer
+   * committed since (which this upsert then left as it was, so the snapshot never shows it).
+   */
   private async storedRecords(
     manager: EntityManager,
     chunk: RecordValues[],
@@ -467,7 +471,8 @@ export class SeriesRepository {
     const dates = chunk.map((r) => r.date).sort();
     const rows = await manager.query<Row[]>(
       `SELECT country_key, ${COLUMNS} FROM ${this.table}
-       WHERE country_key IN (${countries.map(() => '?').join(', ')}) AND date >= ? AND date <= ?`,
+       WHERE country_key IN (${countries.map(() => '?').join(', ')}) AND date >= ? AND date <= ?
+       ${this.forUpdate}`,
       [...countries, dates[0], dates[dates.length - 1]],
     );
     return new Map(
