@@ -135,7 +135,7 @@ describe('admin command line: import and export', () => {
     expect(lines[1] < lines[lines.length - 1]).toBe(true);
   });
 
-  it('reports each bad row with its line number and imports every other row', async () => {
+  it('reports each bad row with its line number and imports nothing of the file', async () => {
     const file = join(bed.dir, 'mixed.csv.gz');
     const csv = [
       'country,date,total_cases,new_cases,total_deaths,new_deaths', // any column order
@@ -155,7 +155,7 @@ describe('admin command line: import and export', () => {
     expect(result.code).toBe(1);
     // Line 4's blank total_cases follows the place's previous row: 10 + its new 1.
     expect(result.stdout).toContain(
-      `format:    trimmed\n${summary(9, 3, 1, 0, 5)}\n` +
+      `format:    trimmed\n${summary(9, 0, 0, 0, 5)}\n` +
         '  5 invalid rows (each reported above with its line number)\n' +
         'filled:    1 blank cells\n' +
         '  1 total_cases: blank, previous total plus the new figure\n' +
@@ -170,10 +170,20 @@ describe('admin command line: import and export', () => {
         `line 6: total_cases : doit être un entier de 0 à ${Number.MAX_SAFE_INTEGER}; total_deaths : doit être un entier de 0 à ${Number.MAX_SAFE_INTEGER}`,
         'line 7: 6 colonnes attendues, 3 trouvées',
         'line 8: country : doit contenir de 1 à 100 caractères',
-        'error: 5 invalid row(s) were not imported (see their line numbers above); every other row was',
+        'error: 5 invalid row(s) (see their line numbers above); nothing was imported',
         '',
       ].join('\n'),
     );
+    expect(await tableRows(bed.t.dataSource, 'covid_data')).toEqual([]);
+    expect(await tableRows(bed.t.dataSource, 'covid_revisions')).toEqual([]);
+
+    // The file without its bad rows is imported whole.
+    const bad = [3, 5, 6, 7, 8];
+    const fixed = csv.split('\n').filter((_, i) => !bad.includes(i + 1));
+    writeFileSync(file, gzipSync(fixed.join('\n')));
+    const again = await cli('import', 'covid', file);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(summary(4, 3, 1, 0, 0));
     const list = await bed.t.http.get('/api/covid/data').set(bed.t.auth());
     const rows = (list.body as Record<string, unknown>[]).map((r) =>
       [r.date, r.country, r.total_cases, r.new_deaths].join('|'),

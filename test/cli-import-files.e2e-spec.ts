@@ -53,23 +53,20 @@ function straddlingFirstChunk(rows: string[]): Buffer {
   return bytes;
 }
 
-/** Polls until an import into `t`'s database has committed its first batch (20 s at most). */
-function firstBatchCommitted(t: TestApp): Promise<boolean> {
+/** Polls until `output()` tells that the import is writing its records (20 s at most). */
+function writing(output: () => string): Promise<boolean> {
   return eventually(
-    async () => {
-      const [{ n }] = await t.dataSource.query<{ n: number | string }[]>(
-        'SELECT COUNT(*) AS n FROM covid_data',
-      );
-      return Number(n) > 0;
+    () => Promise.resolve(/writing \d+ records \(one transaction\)/.test(output())),
+    {
+      everyMs: 5,
+      attempts: 4000,
     },
-    { everyMs: 20, attempts: 1000 },
   );
 }
 
-/** The message of an import interrupted once the rows of lines 2 to `last` were written. */
-const interrupted = (signal: string, last: number) =>
-  `error: interrupted by ${signal}: the rows of lines 2-${last} were written, nothing after ` +
-  'them; importing the file again completes it';
+/** The message of an import interrupted by `signal`: nothing of the file was written. */
+const interrupted = (signal: string) =>
+  `error: interrupted by ${signal}: nothing was imported; importing the file again imports it`;
 
 describe('admin command line: files that import refuses or stops on', () => {
   const bed = cliTestBed('covid-cli-files-');
@@ -200,7 +197,7 @@ describe('admin command line: files that import refuses or stops on', () => {
     });
   });
 
-  it('stops at a record that exceeds 64 KiB, every row before it imported', async () => {
+  it('refuses a file with a record that exceeds 64 KiB: nothing of it is written', async () => {
     // A quote left open on line 6002 swallows the lines after it into one field: the parser
     // used to report one bad row at the end of the file, and to lose every row after it.
     const before = dailyRows(['Chile'], 1000).concat(
@@ -210,47 +207,49 @@ describe('admin command line: files that import refuses or stops on', () => {
     const after = dailyRows(['Oman', 'Fiji', 'Togo'], 1000);
     const file = join(bed.dir, 'open-quote.csv');
     writeFileSync(file, [HEADER, ...before, '2021-01-01,"Open, 1,1,0,0', ...after].join('\n'));
+    const stored = await tableRows(bed.t.dataSource, 'covid_data');
+    const history = await tableRows(bed.t.dataSource, 'covid_revisions');
     const result = await cli('import', 'covid', file);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
-      'rows read: 6000\ninserted:  6000\nupdated:   0\nunchanged: 0\nskipped:   0\n',
+      'rows read: 6000\ninserted:  0\nupdated:   0\nunchanged: 0\nskipped:   0\n',
     );
     // The 65536 bytes run out on line 8535 (the lines after line 6002 have 24 to 26 bytes).
     expect(result.stderr).toBe(
       `error: ${file}: the CSV record after line 6001 exceeds 65536 bytes by line 8535, while ` +
-        'rows of these files are under 1 KB: line breaks missing, or a quote left open; the ' +
-        'import stopped there, every row up to line 6001 was imported\n',
+        'rows of these files are under 1 KB: line breaks missing, or a quote left open; ' +
+        'nothing was imported\n',
     );
-    const stored = await tableRows(bed.t.dataSource, 'covid_data');
-    expect(stored.map((r) => `${r.date},${r.country},${r.total_cases},1,0,0`).sort()).toEqual(
-      before.sort(),
-    );
+    expect(await tableRows(bed.t.dataSource, 'covid_data')).toEqual(stored);
+    expect(await tableRows(bed.t.dataSource, 'covid_revisions')).toEqual(history);
   });
 
-  it('says so when the file is written to while it is imported, and keeps what it wrote', async () => {
-    // 225,000 rows: seconds to import, long after the first batch is committed.
+  it('refuses a file written to while it is imported: nothing of it is written', async () => {
+    // 225,000 rows: long enough to append a row while they are parsed.
     const countries = Array.from({ length: 300 }, (_, i) => `Land ${i}`);
     const file = join(bed.dir, 'growing.csv');
     writeFileSync(file, [HEADER, ...dailyRows(countries, 750)].join('\n') + '\n');
     const importing = startCli(['import', 'covid', file], bed.env);
     try {
-      expect(await firstBatchCommitted(bed.t)).toBe(true);
-      expect(importing.child.exitCode).toBeNull();
+      expect(
+        await eventually(
+          () => Promise.resolve(importing.stderr().includes('progress: 50000 rows read')),
+          {
+            everyMs: 5,
+            attempts: 4000,
+          },
+        ),
+      ).toBe(true);
       appendFileSync(file, '2023-01-01,Land 0,1,1,0,0\n');
       const result = await importing.result;
 
       expect(result.code).toBe(1);
-      const written = (await tableRows(bed.t.dataSource, 'covid_data')).length;
-      expect(written).toBeGreaterThanOrEqual(225_000);
-      expect(result.stdout).toContain(
-        `inserted:  ${written}\nupdated:   0\nunchanged: 0\nskipped:   0\n`,
-      );
+      expect(result.stdout).toContain('inserted:  0\nupdated:   0\nunchanged: 0\nskipped:   0\n');
       expect(result.stderr.split('\n').filter((l) => !l.startsWith('progress: '))).toEqual([
-        `error: ${file} was written to while it was imported: the rows read were imported, ` +
-          'they may mix its content before and after; importing the file again makes the data ' +
-          'its own',
+        `error: ${file} was written to while it was imported; nothing was imported`,
         '',
       ]);
+      expect(await tableRows(bed.t.dataSource, 'covid_data')).toEqual([]);
     } finally {
       importing.child.kill('SIGKILL');
     }
@@ -270,7 +269,8 @@ describe('admin command line: files that import refuses or stops on', () => {
     terminal.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => terminal.on('close', resolve));
     try {
-      expect(await firstBatchCommitted(bed.t)).toBe(true);
+      // Interrupted while it writes: the transaction is rolled back.
+      expect(await writing(() => output)).toBe(true);
       terminal.stdin.write('\x03');
       expect(await exited).toBe(130);
     } finally {
@@ -279,12 +279,12 @@ describe('admin command line: files that import refuses or stops on', () => {
     const hidden = output.lastIndexOf('\x1b[?25l\x1b[?7l');
     expect(hidden).toBeGreaterThanOrEqual(0);
     expect(output.slice(hidden)).toContain('\x1b[?25h\x1b[?7h');
-    const written = (await tableRows(bed.t.dataSource, 'covid_data')).length;
+    expect(await tableRows(bed.t.dataSource, 'covid_data')).toEqual([]);
     expect(output).toContain(
-      `\r\nformat:    trimmed\r\nrows read: ${/rows read: (\d+)/.exec(output)?.[1]}\r\n` +
-        `inserted:  ${written}\r\nupdated:   0\r\nunchanged: 0\r\nskipped:   0\r\n`,
+      'format:    trimmed\r\nrows read: 225171\r\n' +
+        'inserted:  0\r\nupdated:   0\r\nunchanged: 0\r\nskipped:   0\r\n',
     );
-    expect(output.endsWith(`\r\n${interrupted('SIGINT', written + 1)}\r\n`)).toBe(true);
+    expect(output.endsWith(`\r\n${interrupted('SIGINT')}\r\n`)).toBe(true);
   });
 });
 
@@ -327,59 +327,35 @@ describe('admin command line: import seen by API instances that share Redis (RED
     }
   }
 
-  it('drop their cached reads after the first batches, while the import goes on', () =>
+  it('drop their cached reads once the import has committed', () =>
     whileImporting(async (cached, truth, cli) => {
-      expect(await firstBatchCommitted(cached)).toBe(true);
-      expect(await totalsBecomeNonZero(cached)).toBe(true);
-      // Still importing (the whole file takes seconds): the announcement came from a batch.
-      expect(cli.child.exitCode).toBeNull();
-
       const result = await cli.result;
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('inserted:  225171\n');
-      expect(
-        await eventually(
-          async () =>
-            JSON.stringify(await totalsOf(cached)) === JSON.stringify(await totalsOf(truth)),
-        ),
-      ).toBe(true);
+      expect(await totalsBecomeNonZero(cached)).toBe(true);
+      expect((await totalsOf(cached)).total_cases).toBe((await totalsOf(truth)).total_cases);
     }));
 
   it.each([
     ['SIGINT', 130],
     ['SIGTERM', 143],
-  ] as const)('get what an import wrote before %s stopped it (exit code %i)', (signal, code) =>
+  ] as const)('see nothing of an import %s stopped while it wrote (exit code %i)', (signal, code) =>
     whileImporting(async (cached, truth, cli) => {
-      expect(await firstBatchCommitted(cached)).toBe(true);
-      // Cached again once the first batch was announced: the batches committed from now on
-      // within a second of that announcement are announced at the end only.
-      expect(await totalsBecomeNonZero(cached)).toBe(true);
+      expect(await writing(cli.stderr)).toBe(true);
       cli.child.kill(signal);
       const result = await cli.result;
       expect(result.code).toBe(code);
 
-      // The batch being written was let finish: whole batches, one range of lines.
-      const written = (await tableRows(cached.dataSource, 'covid_data')).length;
-      expect(written % 5000).toBe(0);
-      expect(written).toBeGreaterThan(0);
-      expect(written).toBeLessThan(225171);
-      const summary =
-        /^format: {4}trimmed\nrows read: (\d+)\ninserted: {2}(\d+)\nupdated: {3}0\nunchanged: 0\nskipped: {3}0\ntime: .*\n$/.exec(
-          result.stdout,
-        );
-      expect(Number(summary?.[2])).toBe(written);
-      expect(Number(summary?.[1])).toBeGreaterThanOrEqual(written);
+      // Rolled back whole: no record, no revision.
+      expect(await tableRows(cached.dataSource, 'covid_data')).toEqual([]);
+      expect(await tableRows(cached.dataSource, 'covid_revisions')).toEqual([]);
+      expect(result.stdout).toMatch(
+        /^format: {4}trimmed\nrows read: 225171\ninserted: {2}0\nupdated: {3}0\nunchanged: 0\nskipped: {3}0\n/,
+      );
       const messages = result.stderr.split('\n').filter((l) => !l.startsWith('progress: '));
-      expect(messages).toEqual([interrupted(signal, written + 1), '']);
-
-      // Announced at the end, within the second of the last announcement.
-      expect(
-        await eventually(
-          async () =>
-            JSON.stringify(await totalsOf(cached)) === JSON.stringify(await totalsOf(truth)),
-        ),
-      ).toBe(true);
-      expect((await totalsOf(cached)).total_cases).toBeGreaterThan(0);
+      expect(messages).toEqual([interrupted(signal), '']);
+      expect((await totalsOf(truth)).total_cases).toBe(0);
+      expect((await totalsOf(cached)).total_cases).toBe(0);
     }),
   );
 });

@@ -168,11 +168,12 @@ describe('import: the WHO and Our World in Data layouts, blank cells filled and 
     expect(result.stderr).toContain(
       'line 3: cellule vide non remplie : la ligne précédente de ce lieu est du 2022-02-02',
     );
-    expect(summaryOf(result.stdout)).toContain('inserted:  2\n');
+    // The file applies whole or not at all: nothing of it is written.
+    expect(summaryOf(result.stdout)).toContain('inserted:  0\n');
+    expect(result.stderr).toContain(
+      'error: 1 invalid row(s) (see their line numbers above); nothing was imported',
+    );
     const atlantis = await get('/api/mpox/data?country=atlantis');
-    expect(figures(atlantis.body as Row[])).toEqual([
-      ['2022-02-03', 21, 1, 1, 0],
-      ['2022-02-02', 20, 5, 1, 0],
-    ]);
+    expect(figures(atlantis.body as Row[])).toEqual([]);
   });
 });

@@ -31,7 +31,7 @@ async function latestDatesPlan(query: (sql: string) => Promise<unknown>): Promis
     // The server opens the table while it is empty, as the API does before a first sync.
     expect(await query('SELECT COUNT(*) AS n FROM covid_data')).toEqual([{ n: 0 }]);
     const file = join(bed.dir, 'daily.csv');
-    writeFileSync(file, dailyFile(40, 300)); // 12,000 records: three batches
+    writeFileSync(file, dailyFile(40, 300)); // 12,000 records
 
     const result = await bed.cli('import', 'covid', file);
 

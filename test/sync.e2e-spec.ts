@@ -85,10 +85,19 @@ describe('scheduled sync (SYNC_SOURCES, SYNC_INTERVAL)', () => {
         rows_inserted: 2,
         rows_updated: 0,
         rows_unchanged: 0,
+        rows_skipped: 0,
+        last_import_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
         last_error: null,
         next_run_at: body.sync.next_run_at,
       },
       expect.objectContaining({ dataset: 'mpox', outcome: 'updated', rows_inserted: 1 }),
+    ]);
+    // Its revisions name the sync and carry the import's id.
+    const carried = await t.dataSource.query<{ actor: string; request_id: string }[]>(
+      'SELECT DISTINCT actor, request_id FROM covid_revisions',
+    );
+    expect(carried).toEqual([
+      { actor: `sync:${covidUrl()}`, request_id: body.sources[0].last_import_id },
     ]);
     // Runs fall on the interval's slots, the same on every instance.
     expect(Date.parse(body.sync.next_run_at as string) % (INTERVAL_S * 1000)).toBe(0);

@@ -18,6 +18,8 @@ export interface CliProcess {
   child: ChildProcess;
   /** Resolves once the command has exited and its output is collected. */
   result: Promise<CliResult>;
+  /** What it has written to stderr so far. */
+  stderr: () => string;
 }
 
 /** Starts the command line as a child process (stdin closed, not a terminal). */
@@ -26,9 +28,9 @@ export function startCli(args: string[], env: Record<string, string>): CliProces
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stderr = '';
   const result = new Promise<CliResult>((resolve, reject) => {
     let stdout = '';
-    let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
@@ -38,7 +40,7 @@ export function startCli(args: string[], env: Record<string, string>): CliProces
       resolve({ code, stdout, stderr });
     });
   });
-  return { child, result };
+  return { child, result, stderr: () => stderr };
 }
 
 /** Runs the command line as a child process (stdin closed, not a terminal) and collects its output. */

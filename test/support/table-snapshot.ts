@@ -36,3 +36,11 @@ export async function snapshot(dataSource: DataSource): Promise<string> {
   const tables = await Promise.all(SERIES_TABLES.map((table) => tableRows(dataSource, table)));
   return JSON.stringify(tables);
 }
+
+/** Every revision of one disease's history, by id, as one comparable string. */
+export async function historySnapshot(dataSource: DataSource, key: string): Promise<string> {
+  const rows = await dataSource.query<Record<string, unknown>[]>(
+    `SELECT * FROM ${key}_revisions ORDER BY id`,
+  );
+  return JSON.stringify(rows);
+}

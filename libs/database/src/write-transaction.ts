@@ -36,16 +36,20 @@ export function exclusiveWrite<T>(dataSource: DataSource, work: () => Promise<T>
  * can deadlock there (gap locks: bulk writes over the same keys, two `tokens create` reading the
  * revision `FOR UPDATE`); InnoDB rolls the victim back whole, so it is run again, a few times,
  * after a short random pause, as InnoDB's error asks ("try restarting transaction"). Still a
- * deadlock after that: the error. `work` must therefore do nothing but its queries.
+ * deadlock after that: the error. `work` must therefore do nothing but its queries. `isolation`:
+ * MySQL's level for the transaction (its default, REPEATABLE READ, else); SQLite has one writer.
  */
 export async function writeTransaction<T>(
   dataSource: DataSource,
   work: (manager: EntityManager) => Promise<T>,
+  isolation?: 'READ COMMITTED',
 ): Promise<T> {
   if (dataSource.options.type === 'mysql') {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await dataSource.transaction(work);
+        return await (isolation
+          ? dataSource.transaction(isolation, work)
+          : dataSource.transaction(work));
       } catch (error) {
         if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) throw error;
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));

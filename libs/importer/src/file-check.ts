@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { describeError } from '@app/common';
 import { ImportError, interruptedBy } from './import-error';
 import { ImportFile, fileContent, isGzipError } from './import-file';
 
 /**
  * Reads the whole file once before the import writes anything, and refuses it as a whole when it
- * cannot be read to its end or is not UTF-8 text.
+ * cannot be read to its end or is not UTF-8 text. Answers the SHA-256 of its bytes (hex).
  *
  * - Gzip detects damage only with the checksum at the end of the stream: every line decoded after
  *   a damaged byte is garbage that may well pass validation (made-up countries, figures), and a
@@ -12,11 +13,14 @@ import { ImportFile, fileContent, isGzipError } from './import-file';
  * - The CSV parser would turn each byte that is not UTF-8 (a Latin-1 `é`) into U+FFFD and store
  *   `Fran�e` as a country.
  */
-export async function checkImportFile(file: ImportFile, signal?: AbortSignal): Promise<void> {
+export async function checkImportFile(file: ImportFile, signal?: AbortSignal): Promise<string> {
   const utf8 = new Utf8Check();
+  const hash = createHash('sha256');
   let badLine: number | undefined;
   try {
-    for await (const chunk of fileContent(file) as AsyncIterable<Buffer>) {
+    for await (const chunk of fileContent(file, (raw) =>
+      hash.update(raw),
+    ) as AsyncIterable<Buffer>) {
       if (signal?.aborted) break;
       badLine ??= utf8.firstBadLine(chunk);
       // A damaged gzip file decodes to garbage that is seldom UTF-8: read on to its checksum,
@@ -36,6 +40,7 @@ export async function checkImportFile(file: ImportFile, signal?: AbortSignal): P
   }
   badLine ??= utf8.endsBadly();
   if (badLine !== undefined) throw notUtf8(file, badLine);
+  return hash.digest('hex');
 }
 
 /**

@@ -60,12 +60,12 @@ async function startsAsGzip(handle: FileHandle): Promise<boolean> {
 
 /**
  * The file's content from its first byte, gunzipped when it is gzip; a read error of the file
- * comes out of the returned stream. `onRead` is told the size of each chunk read from disk. The
+ * comes out of the returned stream. `onRead` is given each chunk read from disk (raw bytes). The
  * file stays open (`closeImportFile` closes it).
  */
-export function fileContent(file: ImportFile, onRead?: (bytes: number) => void): Readable {
+export function fileContent(file: ImportFile, onRead?: (chunk: Buffer) => void): Readable {
   const raw = Readable.from(chunksOf(file.handle), { objectMode: false });
-  if (onRead) raw.on('data', (chunk: Buffer | string) => onRead(chunk.length));
+  if (onRead) raw.on('data', (chunk: Buffer) => onRead(chunk));
   if (!file.gzip) return raw;
   const gunzip = createGunzip();
   raw.on('error', (error) => gunzip.destroy(error));

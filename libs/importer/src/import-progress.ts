@@ -5,6 +5,8 @@ export interface ImportProgress {
   invalidRow(line: number, problems: string[]): void;
   message(text: string): void;
   stop(): void;
+  /** The file is read and valid: its `records` are being written, in one transaction. */
+  writing(records: number): void;
 }
 
 /** Plain lines otherwise: one every this many rows. */
@@ -37,6 +39,12 @@ export class LineProgress implements ImportProgress {
   }
 
   stop(): void {}
+
+  /** Told only of imports long enough to have had progress lines. */
+  writing(records: number): void {
+    if (records < PLAIN_PROGRESS_ROWS) return;
+    this.stream.write(`progress: writing ${records} records (one transaction)\n`);
+  }
 }
 
 /** Tells nothing: the summary counts everything (the scheduled sync stores it). */
@@ -46,4 +54,5 @@ export const QUIET_PROGRESS: ImportProgress = {
   invalidRow: () => undefined,
   message: () => undefined,
   stop: () => undefined,
+  writing: () => undefined,
 };

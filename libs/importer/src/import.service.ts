@@ -2,11 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig, InjectConfig } from '@app/config';
-import { ChangeOrigin, SeriesDefinition, SeriesRepository, recordProblems } from '@app/series';
+import {
+  ChangeOrigin,
+  RecordValues,
+  SeriesDefinition,
+  SeriesRepository,
+  recordProblems,
+} from '@app/series';
 import { ImportError } from './import-error';
 import { describeError } from '@app/common';
 import { interruptedBy } from './import-error';
-import { BatchWriter, WriteCounts } from './batch-writer';
 import { BlankCellFiller, FillCounts } from './blank-cells';
 import { ChangeAnnouncer } from './change-announcer';
 import { CsvFormat, RowOutcome, SkipReason, detectFormat } from './csv-format';
@@ -22,7 +27,19 @@ import {
 import { ImportProgress } from './import-progress';
 import { PlaceNames } from './place-names';
 
+/** What an import did to the records: the file's rows are written all together or not at all. */
+export interface WriteCounts {
+  inserted: number;
+  updated: number;
+  /** Records equal to the stored ones: not written again. */
+  unchanged: number;
+}
+
 export interface ImportSummary extends WriteCounts {
+  /** The import's id: each revision it appended carries it. */
+  importId: string;
+  /** SHA-256 of the file's bytes, hex. */
+  contentHash?: string;
   format: string;
   rowsRead: number;
   skipped: Record<SkipReason | 'invalid', number>;
@@ -32,19 +49,19 @@ export interface ImportSummary extends WriteCounts {
   renamed: PlaceNames['renamed'];
   /** Places that are not countries, kept as the source names them, with their rows. */
   unrecognised: PlaceNames['unrecognised'];
-  /** Set when the import stopped before the end of the file: why, and what was written. */
+  /** Set when the import failed (nothing of the file was written): why. */
   failure?: string;
-  /** Set when SIGINT or SIGTERM stopped the import (`writtenLines` tells how far it got). */
+  /** Set when SIGINT or SIGTERM stopped the import (nothing of the file was written). */
   interrupted?: NodeJS.Signals;
 }
 
 /**
  * Loads a CSV file (plain or gzip) into one disease's table, insert-or-update by country and
- * date, in batches (`BatchWriter`), each batch in one transaction. The file is read once to its
- * end before anything is written (`checkImportFile`). Bad rows are reported with their line number
- * and left out; they never stop the import. While one batch is written the next one is parsed.
- * Both readings are of the file opened first, even if another one takes its name meanwhile; one
- * written to meanwhile is reported (`changedSinceOpened`).
+ * date. The file is read once to its end before anything is done (`checkImportFile`), then parsed
+ * and validated whole, then written in ONE transaction: a bad row, a read error, an interruption
+ * or a database error leaves every record and every revision as they were. Both readings are of
+ * the file opened first, even if another one takes its name meanwhile; one written to meanwhile is
+ * refused (`changedSinceOpened`).
  */
 @Injectable()
 export class ImportService {
@@ -54,8 +71,8 @@ export class ImportService {
   ) {}
 
   /**
-   * Once `signal` is aborted, reading stops, the batch being written is let finish (or fail) and
-   * no other one is started; the summary then says so (`interrupted`).
+   * Once `signal` is aborted, reading stops or the transaction is rolled back; the summary then
+   * says so (`interrupted`), and nothing was written.
    */
   async run(
     series: SeriesDefinition,
@@ -68,8 +85,9 @@ export class ImportService {
     try {
       const writtenTo = () =>
         new ImportError(`${file} was written to while it was checked; nothing was imported`);
+      let hash: string;
       try {
-        await checkImportFile(input, signal);
+        hash = await checkImportFile(input, signal);
       } catch (error) {
         // A file written to meanwhile may well look damaged: that is not what to tell (an
         // interruption still is).
@@ -78,7 +96,8 @@ export class ImportService {
       if (await changedSinceOpened(input)) throw writtenTo();
       // One id per import: every revision it appends carries it.
       const origin = { actor, requestId: randomUUID() };
-      return await this.importChecked(input, series, progress, origin, signal);
+      const summary = await this.importChecked(input, series, progress, origin, signal);
+      return { ...summary, contentHash: hash };
     } finally {
       await closeImportFile(input);
     }
@@ -93,6 +112,7 @@ export class ImportService {
   ): Promise<ImportSummary> {
     const file = input.path;
     const summary: ImportSummary = {
+      importId: origin.requestId ?? '',
       format: '',
       rowsRead: 0,
       inserted: 0,
@@ -108,19 +128,13 @@ export class ImportService {
     summary.filled = filler.counts;
     summary.renamed = places.renamed;
     summary.unrecognised = places.unrecognised;
-    const announcer = new ChangeAnnouncer(this.config.redisUrl, series.key);
-    const writer = new BatchWriter(new SeriesRepository(this.dataSource, series), summary, {
-      committed: () => announcer.committed(),
-      signal,
-      origin,
-    });
     const rowProblem = (line: number, problems: string[]) => {
       summary.skipped.invalid++;
       progress.invalidRow(line, problems);
     };
     let bytesRead = 0;
-    const records = csvRecords(
-      fileContent(input, (bytes) => (bytesRead += bytes)),
+    const rows = csvRecords(
+      fileContent(input, (chunk) => (bytesRead += chunk.length)),
       (line, problem) => {
         summary.rowsRead++;
         rowProblem(line, [problem]);
@@ -129,10 +143,11 @@ export class ImportService {
     let format: CsvFormat | undefined;
     let columns = 0;
     let line = 0;
+    const records: RecordValues[] = [];
 
     progress.start(input.size);
     try {
-      for await (const record of records) {
+      for await (const record of rows) {
         if (signal?.aborted) break;
         line = record.line;
         if (!format) {
@@ -157,12 +172,11 @@ export class ImportService {
             if (problems.length) rowProblem(line, problems);
             else {
               filler.accept(place.key, date, filled);
-              await writer.add(values, line);
+              records.push(values);
             }
           }
         }
       }
-      await (signal?.aborted ? writer.stop() : writer.finish());
     } catch (error) {
       if (error instanceof UnreadableHeader) {
         throw new ImportError(
@@ -170,50 +184,58 @@ export class ImportService {
         );
       }
       if (error instanceof ImportError && !format) throw error;
-      summary.failure = await stoppedEarly(error, file, line, writer);
+      summary.failure = `${readFailure(error, file, line)}; nothing was imported`;
     } finally {
       progress.update(bytesRead, summary.rowsRead);
       progress.stop();
-      await announcer.finished(summary.inserted + summary.updated > 0);
     }
     summary.interrupted = interruptedBy(signal);
-    if (!format && !summary.failure && !summary.interrupted) {
-      throw new ImportError(`${file} is empty (no CSV header)`);
+    if (summary.failure || summary.interrupted) return summary;
+    if (!format) throw new ImportError(`${file} is empty (no CSV header)`);
+    if (summary.skipped.invalid > 0) {
+      summary.failure = `${summary.skipped.invalid} invalid row(s) (see their line numbers above); nothing was imported`;
+      return summary;
     }
-    if (!summary.failure && !summary.interrupted && (await changedSinceOpened(input))) {
-      // What was read may mix the old content and the new: upserts make a second run safe.
-      summary.failure =
-        `${file} was written to while it was imported: the rows read were imported, they may ` +
-        'mix its content before and after; importing the file again makes the data its own';
+    if (await changedSinceOpened(input)) {
+      summary.failure = `${file} was written to while it was imported; nothing was imported`;
+      return summary;
     }
+    progress.writing(records.length);
+    await this.write(series, records, origin, summary, signal);
     return summary;
+  }
+
+  /** Writes the file's records in one transaction, and tells the other instances if any changed. */
+  private async write(
+    series: SeriesDefinition,
+    records: RecordValues[],
+    origin: ChangeOrigin,
+    summary: ImportSummary,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const repository = new SeriesRepository(this.dataSource, series);
+    const announcer = new ChangeAnnouncer(this.config.redisUrl, series.key);
+    let counts: WriteCounts | undefined;
+    try {
+      counts = await repository.upsertMany(records, origin, signal);
+      Object.assign(summary, counts);
+    } catch (error) {
+      summary.interrupted = interruptedBy(signal);
+      if (!summary.interrupted) {
+        summary.failure = `writing the records failed, nothing was imported: ${describeError(error)}`;
+      }
+    } finally {
+      await announcer.finished(counts !== undefined && counts.inserted + counts.updated > 0);
+    }
+    // Query plans follow the table's new size; a failure keeps the old statistics.
+    if (counts && counts.inserted > 0) await repository.refreshStatistics().catch(() => undefined);
   }
 }
 
-/**
- * Why the import stopped before the end of the file, once what could still be written is: a
- * batch failed (an ImportError; nothing after it is written), or reading stopped early (what was read
- * before is written). Reading stops early at a record far too long, or when the file changed since
- * checkImportFile read it to its end, or when the disk fails.
- */
-async function stoppedEarly(
-  error: unknown,
-  file: string,
-  line: number,
-  writer: BatchWriter,
-): Promise<string> {
-  if (error instanceof ImportError) {
-    await writer.settled();
-    return `${error.message}; the import stopped there`;
-  }
-  const reason =
-    error instanceof RecordTooLong
-      ? `${file}: ${error.message}`
-      : `reading ${file} failed after line ${line}: ${describeError(error)}`;
-  return writer.finish().then(
-    () => `${reason}; the import stopped there, every row up to line ${line} was imported`,
-    (failed: Error) => `${reason}; ${failed.message}`,
-  );
+/** Why reading stopped before the end of the file: a record far too long, or the disk failed. */
+function readFailure(error: unknown, file: string, line: number): string {
+  if (error instanceof RecordTooLong) return `${file}: ${error.message}`;
+  return `reading ${file} failed after line ${line}: ${describeError(error)}`;
 }
 
 /** A data row as `format` reads it, unless it has another number of cells than the header. */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { SourceRepository } from '@app/database';
+import { FileImportService } from './file-import.service';
 import { ImportService } from './import.service';
 import { UrlImportService } from './url-import.service';
 
@@ -8,7 +9,7 @@ import { UrlImportService } from './url-import.service';
  * API's scheduled sync. Needs the configuration and a database connection from its importer.
  */
 @Module({
-  providers: [ImportService, UrlImportService, SourceRepository],
-  exports: [ImportService, UrlImportService, SourceRepository],
+  providers: [ImportService, FileImportService, UrlImportService, SourceRepository],
+  exports: [ImportService, FileImportService, UrlImportService, SourceRepository],
 })
 export class ImporterModule {}

@@ -1,6 +1,6 @@
-export * from './batch-writer';
 export * from './blank-cells';
 export * from './csv-format';
+export * from './file-import.service';
 export * from './import-error';
 export * from './import-file';
 export * from './import-progress';

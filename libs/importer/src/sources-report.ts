@@ -13,6 +13,10 @@ export interface SourceStatus {
   rows_inserted: number;
   rows_updated: number;
   rows_unchanged: number;
+  /** Rows left out on purpose (aggregates, rows without figures) by the last applied import. */
+  rows_skipped: number;
+  /** The last applied import's id: its revisions carry it (`request_id` in the history). */
+  last_import_id: string | null;
   last_error: string | null;
   next_run_at: string | null;
 }
@@ -73,6 +77,8 @@ function toStatus(state: SourceState, scheduled: boolean, next: string | null): 
     rows_inserted: state.rowsInserted,
     rows_updated: state.rowsUpdated,
     rows_unchanged: state.rowsUnchanged,
+    rows_skipped: state.rowsSkipped,
+    last_import_id: state.lastImportId,
     last_error: state.lastError,
     next_run_at: scheduled ? next : null,
   };
@@ -89,6 +95,8 @@ function neverAttempted(dataset: string, url: string, next: string | null): Sour
     rows_inserted: 0,
     rows_updated: 0,
     rows_unchanged: 0,
+    rows_skipped: 0,
+    last_import_id: null,
     last_error: null,
     next_run_at: next,
   };

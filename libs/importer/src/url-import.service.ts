@@ -33,20 +33,7 @@ export class UrlImportService {
     via: 'import' | 'sync' = 'import',
   ): Promise<UrlImport> {
     const previous = await this.sources.find(series.key, url);
-    const attempt: SourceState = {
-      dataset: series.key,
-      url,
-      etag: previous?.etag ?? null,
-      lastModified: previous?.lastModified ?? null,
-      contentHash: previous?.contentHash ?? null,
-      lastAttemptAt: Date.now(),
-      lastSuccessAt: previous?.lastSuccessAt ?? null,
-      outcome: 'failed',
-      rowsInserted: 0,
-      rowsUpdated: 0,
-      rowsUnchanged: 0,
-      lastError: null,
-    };
+    const attempt = newAttempt(series.key, url, previous);
     const fail = async (message: string) => {
       await this.sources.save({ ...attempt, lastError: message });
       return new ImportError(message);
@@ -87,31 +74,66 @@ export class UrlImportService {
         // The temporary file's name means nothing to the user: the URL does.
         throw await fail(describeError(error).replaceAll(downloaded.path, url));
       }
-      const counts = {
-        rowsInserted: summary.inserted,
-        rowsUpdated: summary.updated,
-        rowsUnchanged: summary.unchanged,
-      };
-      const stopped =
-        summary.failure ?? (summary.interrupted && `interrupted by ${summary.interrupted}`);
-      if (stopped) {
-        // Part of the file may be written: no validators or hash, so that the next run imports it all.
-        await this.sources.save({ ...attempt, ...counts, lastError: stopped });
-      } else {
-        await this.sources.save({
-          ...attempt,
-          ...counts,
-          ...validators,
-          contentHash: hash,
-          outcome: 'updated',
-          lastSuccessAt: Date.now(),
-          lastError:
-            summary.skipped.invalid > 0 ? `${summary.skipped.invalid} invalid row(s)` : null,
-        });
-      }
+      if (summary.failure) summary.failure = summary.failure.replaceAll(downloaded.path, url);
+      await this.sources.save(appliedState(attempt, summary, validators, hash));
       return { kind: 'imported', summary };
     } finally {
       await downloaded.discard();
     }
   }
+}
+
+/**
+ * A source's row as an attempt starts: a failure until it says otherwise, keeping what the last
+ * success left (validators, hash, import id).
+ */
+export function newAttempt(
+  dataset: string,
+  url: string,
+  previous: SourceState | undefined,
+): SourceState {
+  return {
+    dataset,
+    url,
+    etag: previous?.etag ?? null,
+    lastModified: previous?.lastModified ?? null,
+    contentHash: previous?.contentHash ?? null,
+    lastAttemptAt: Date.now(),
+    lastSuccessAt: previous?.lastSuccessAt ?? null,
+    outcome: 'failed',
+    rowsInserted: 0,
+    rowsUpdated: 0,
+    rowsUnchanged: 0,
+    rowsSkipped: 0,
+    lastImportId: previous?.lastImportId ?? null,
+    lastError: null,
+  };
+}
+
+/**
+ * A source's row once an import of it has run: its counts, and unless it failed (nothing was
+ * written then) its id, validators and hash, so that an unchanged file is not imported again.
+ */
+export function appliedState(
+  attempt: SourceState,
+  summary: ImportSummary,
+  validators: Partial<SourceState>,
+  hash: string,
+): SourceState {
+  const stopped =
+    summary.failure ?? (summary.interrupted && `interrupted by ${summary.interrupted}`);
+  if (stopped) return { ...attempt, lastError: stopped };
+  return {
+    ...attempt,
+    ...validators,
+    rowsInserted: summary.inserted,
+    rowsUpdated: summary.updated,
+    rowsUnchanged: summary.unchanged,
+    rowsSkipped: summary.skipped.aggregate + summary.skipped['not-reported'],
+    lastImportId: summary.importId,
+    contentHash: hash,
+    outcome: 'updated',
+    lastSuccessAt: Date.now(),
+    lastError: null,
+  };
 }

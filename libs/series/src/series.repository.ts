@@ -19,6 +19,9 @@ import { canonicalCountryName } from '@app/countries';
 /** Rows per INSERT statement (7 parameters each: within both drivers' limits). */
 const UPSERT_CHUNK = 1000;
 
+/** Country keys per `IN (...)` list. */
+const IN_LIMIT = 500;
+
 const COLUMNS = 'id, date, country, total_cases, new_cases, total_deaths, new_deaths';
 
 function toDaily(row: Row): DailyValues {
@@ -400,84 +403,111 @@ export class SeriesRepository {
   }
 
   /**
-   * Insert-or-update by (country, date), all in one transaction: either every record is written
-   * or none. Counts are exact unless another writer races on the same keys.
-   */
-  /**
-   * Inserts or updates by country and date. A record equal to the stored one (same name and
+   * Inserts or updates by country and date, all in one transaction: every record is written or
+   * none (a whole import file, a bulk request). A record equal to the stored one (same name and
    * figures) is not written again: a sync that re-reads a whole file rewrites only what changed.
+   * Once `signal` is aborted, the transaction is rolled back at the next chunk and this throws.
+   * Counts are exact unless another writer races on the same keys (then its write or this one's
+   * is the last; the revision says what this one saw).
    */
-  async upsertMany(records: RecordValues[], origin: ChangeOrigin): Promise<UpsertCounts> {
+  async upsertMany(
+    records: RecordValues[],
+    origin: ChangeOrigin,
+    signal?: AbortSignal,
+  ): Promise<UpsertCounts> {
     if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
-    // Concurrent bulk writes over the same keys can deadlock on MySQL (InnoDB's gap locks):
-    // `writeTransaction` runs the victim again.
+    // Concurrent bulk writes over the same keys can deadlock on MySQL: `writeTransaction` runs
+    // the victim again.
     return withDeadline(
-      this.upsertOnce(records.map(withCanonicalCountry), origin),
+      this.upsertOnce(records.map(withCanonicalCountry), origin, signal),
       this.deadlineMs,
     );
   }
 
-  private upsertOnce(records: RecordValues[], origin: ChangeOrigin): Promise<UpsertCounts> {
-    return writeTransaction(this.dataSource, async (manager) => {
+  /**
+   * Two reads whatever the size: the stored records of the keys written, then the ids of the
+   * records it created. MySQL runs it at READ COMMITTED: each read sees what other writers have
+   * committed, and no gap locks keep them out of the keys a long import reads (only the rows it
+   * writes stay locked until it commits).
+   */
+  private upsertOnce(
+    records: RecordValues[],
+    origin: ChangeOrigin,
+    signal?: AbortSignal,
+  ): Promise<UpsertCounts> {
+    const work = async (manager: EntityManager): Promise<UpsertCounts> => {
       const at = Date.now();
       const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
+      const stored = await this.storedRecords(manager, records);
       // What each key holds once the records before it are written (a batch may name a key twice).
-      const written = new Map<string, string>();
-      for (let start = 0; start < records.length; start += UPSERT_CHUNK) {
-        const chunk = records.slice(start, start + UPSERT_CHUNK);
-        const stored = await this.storedRecords(manager, chunk);
-        const changed: RecordValues[] = [];
-        const kinds: NewRevision['kind'][] = [];
-        for (const record of chunk) {
-          const key = `${countryKey(record.country)}|${record.date}`;
-          const found = stored.get(key);
-          const before = written.get(key) ?? (found && valuesKey(found));
-          const after = valuesKey(record);
-          if (before === after) {
-            counts.unchanged++;
-            continue;
-          }
-          counts[before === undefined ? 'inserted' : 'updated']++;
-          kinds.push(before === undefined ? 'create' : 'update');
-          written.set(key, after);
-          changed.push(record);
+      const written = new Map<string, { id?: number; values: string }>();
+      const changed: { key: string; values: RecordValues; kind: 'create' | 'update' }[] = [];
+      for (const record of records) {
+        const key = `${countryKey(record.country)}|${record.date}`;
+        const found = stored.get(key);
+        const before = written.get(key) ?? (found && { id: found.id, values: valuesKey(found) });
+        const after = valuesKey(record);
+        if (before?.values === after) {
+          counts.unchanged++;
+          continue;
         }
-        if (changed.length) {
-          await manager.query(this.upsertSql(changed.length), changed.flatMap(upsertParams));
-          // The ids of the records just written (new ones got theirs from the statement).
-          const ids = await this.storedRecords(manager, changed);
-          const revisions = changed.map((values, i) => {
-            const written = ids.get(`${countryKey(values.country)}|${values.date}`);
-            if (!written) throw new Error('a record just written was not found again');
-            return { recordId: written.id, kind: kinds[i], values };
-          });
-          await this.revisions.append(manager, origin, revisions, at);
-        }
+        const kind = before === undefined ? 'create' : 'update';
+        counts[kind === 'create' ? 'inserted' : 'updated']++;
+        written.set(key, { id: before?.id, values: after });
+        changed.push({ key, values: record, kind });
       }
+      for (let start = 0; start < changed.length; start += UPSERT_CHUNK) {
+        // SQLite's statements run synchronously: a turn of the event loop lets a signal in.
+        if (signal) await new Promise((resolve) => setImmediate(resolve));
+        if (signal?.aborted) throw new Error('interrupted');
+        const chunk = changed.slice(start, start + UPSERT_CHUNK).map((c) => c.values);
+        await manager.query(this.upsertSql(chunk.length), chunk.flatMap(upsertParams));
+      }
+      // The ids of the records created (the others' are known).
+      const created = changed.filter((c) => c.kind === 'create').map((c) => c.values);
+      const ids = created.length ? await this.storedRecords(manager, created) : new Map();
+      const revisions = changed.map(({ key, values, kind }) => {
+        const id = stored.get(key)?.id ?? (ids.get(key) as SeriesRecord | undefined)?.id;
+        if (id === undefined) throw new Error('a record just written was not found again');
+        return { recordId: id, kind, values };
+      });
+      await this.revisions.append(manager, origin, revisions, at);
+      if (signal?.aborted) throw new Error('interrupted');
       return counts;
-    });
+    };
+    return writeTransaction(this.dataSource, work, 'READ COMMITTED');
   }
 
   /**
-   * The stored records among the keys of `chunk`, by country key and date. A locking read on
-   * MySQL: a plain one would read the transaction's snapshot and miss a row another writer
-   * committed since (which this upsert then left as it was, so the snapshot never shows it).
+   * The stored records with the keys of `records`, by country key and date: one query (per
+   * `IN_LIMIT` countries) over their range of dates.
    */
   private async storedRecords(
     manager: EntityManager,
-    chunk: RecordValues[],
+    records: RecordValues[],
   ): Promise<Map<string, SeriesRecord>> {
-    const countries = [...new Set(chunk.map((r) => countryKey(r.country)))];
-    const dates = chunk.map((r) => r.date).sort();
-    const rows = await manager.query<Row[]>(
-      `SELECT country_key, ${COLUMNS} FROM ${this.table}
-       WHERE country_key IN (${countries.map(() => '?').join(', ')}) AND date >= ? AND date <= ?
-       ${this.forUpdate}`,
-      [...countries, dates[0], dates[dates.length - 1]],
-    );
-    return new Map(
-      rows.map((row) => [`${String(row.country_key)}|${String(row.date)}`, toRecord(row)]),
-    );
+    const countries = [...new Set(records.map((r) => countryKey(r.country)))];
+    const wanted = new Set(records.map((r) => `${countryKey(r.country)}|${r.date}`));
+    let first = records[0].date;
+    let last = first;
+    for (const { date } of records) {
+      if (date < first) first = date;
+      if (date > last) last = date;
+    }
+    const found = new Map<string, SeriesRecord>();
+    for (let start = 0; start < countries.length; start += IN_LIMIT) {
+      const some = countries.slice(start, start + IN_LIMIT);
+      const rows = await manager.query<Row[]>(
+        `SELECT country_key, ${COLUMNS} FROM ${this.table}
+         WHERE country_key IN (${some.map(() => '?').join(', ')}) AND date >= ? AND date <= ?`,
+        [...some, first, last],
+      );
+      for (const row of rows) {
+        const key = `${String(row.country_key)}|${String(row.date)}`;
+        if (wanted.has(key)) found.set(key, toRecord(row));
+      }
+    }
+    return found;
   }
 
   private upsertSql(count: number): string {

@@ -27,7 +27,9 @@ export class SourceStatusResponse {
   @ApiProperty({ example: 'https://example.org/WHO-COVID-19-global-daily-data.csv' })
   url: string;
 
-  @ApiProperty({ description: 'Listed in SYNC_SOURCES (else imported by hand from its URL)' })
+  @ApiProperty({
+    description: 'Listed in SYNC_SOURCES (else imported by hand from its URL, or a file:// URL)',
+  })
   scheduled: boolean;
 
   @nullableTime('Last attempt (null before the first)')
@@ -47,6 +49,21 @@ export class SourceStatusResponse {
 
   @ApiProperty({ type: 'integer', description: 'Rows already stored with the same values' })
   rows_unchanged: number;
+
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'Rows the last applied import left out on purpose (aggregates, rows without figures)',
+  })
+  rows_skipped: number;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'The last applied import: its revisions carry this id (a file applies whole or not at all)',
+  })
+  last_import_id: string | null;
 
   @ApiProperty({ type: 'string', nullable: true, description: 'One line, never a stack trace' })
   last_error: string | null;

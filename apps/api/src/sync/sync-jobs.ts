@@ -10,7 +10,7 @@ export interface SourceRun {
   outcome: 'updated' | 'unchanged' | 'failed';
   /** Data rows read from the file (0 when it had not changed). */
   read: number;
-  /** Records inserted or changed (a failed import may have written some before it stopped). */
+  /** Records inserted or changed (none when the import failed: a file applies whole or not at all). */
   written: number;
   error?: string;
 }
@@ -20,7 +20,7 @@ const SERIES = { covid: COVID_SERIES, mpox: MPOX_SERIES };
 /**
  * Imports each source in turn, exactly as `import <dataset> <url>` does (conditional download,
  * whole-file checks, the `sources` row written after every attempt). One failing source does not
- * stop the others; once `signal` is aborted, the import under way stops at its next batch.
+ * stop the others; once `signal` is aborted, the import under way stops and writes nothing.
  */
 export async function runSources(
   importer: UrlImportService,
@@ -44,18 +44,15 @@ export async function runSources(
         continue;
       }
       const { summary } = result;
-      const written = summary.inserted + summary.updated;
       const stopped =
         summary.failure ?? (summary.interrupted && `interrupted by ${summary.interrupted}`);
-      const invalid =
-        summary.skipped.invalid > 0 ? `${summary.skipped.invalid} invalid row(s)` : '';
       runs.push({
         dataset,
         url,
         outcome: stopped ? 'failed' : 'updated',
         read: summary.rowsRead,
-        written,
-        ...((stopped || invalid) && { error: stopped || invalid }),
+        written: stopped ? 0 : summary.inserted + summary.updated,
+        ...(stopped && { error: stopped }),
       });
     } catch (error) {
       runs.push({

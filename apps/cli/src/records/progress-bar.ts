@@ -40,4 +40,8 @@ class BarProgress implements ImportProgress {
   stop(): void {
     this.bar.stop();
   }
+
+  writing(records: number): void {
+    this.stream.write(`writing ${records} records (one transaction)\n`);
+  }
 }

@@ -7,7 +7,7 @@ import {
   DEFAULT_DOWNLOAD,
   FILL_KINDS,
   FillKind,
-  ImportService,
+  FileImportService,
   ImportSummary,
   SKIP_REASONS,
   UrlImportService,
@@ -69,14 +69,9 @@ function printNames(summary: ImportSummary): void {
   }
 }
 
-/** How far an interrupted import got (batches are committed in the order of the file). */
+/** An interrupted import wrote nothing: its transaction was never committed. */
 function interruption(summary: ImportSummary): string {
-  const lines = summary.writtenLines;
-  const written = lines
-    ? `the rows of lines ${lines.first}-${lines.last} were written, nothing after them`
-    : 'nothing was written';
-  const failure = summary.failure ? `; ${summary.failure}` : '';
-  return `interrupted by ${summary.interrupted}: ${written}${failure}; importing the file again completes it`;
+  return `interrupted by ${summary.interrupted}: nothing was imported; importing the file again imports it`;
 }
 
 /** Prints an import's summary, then fails if it did not import every row of the file. */
@@ -86,11 +81,6 @@ function reportImport(summary: ImportSummary, seconds: number): void {
     throw new CliError(interruption(summary), signalExitCode(summary.interrupted));
   }
   if (summary.failure) throw new CliError(summary.failure);
-  if (summary.skipped.invalid > 0) {
-    throw new CliError(
-      `${summary.skipped.invalid} invalid row(s) were not imported (see their line numbers above); every other row was`,
-    );
-  }
 }
 
 /** `import covid|mpox <file>` and `export covid|mpox [--country X]`. */
@@ -131,7 +121,7 @@ export function dataCommands(): Command[] {
         );
       }
       return withService(
-        ImportService,
+        FileImportService,
         async (importer) => {
           const summary = await interruptible((signal) =>
             importer.run(definition, file, createProgress(), signal),

@@ -20,6 +20,10 @@ export interface SourceState {
   rowsUpdated: number;
   /** Rows the file holds with the values already stored: not written again. */
   rowsUnchanged: number;
+  /** Rows the import left out on purpose (aggregates, rows without figures). */
+  rowsSkipped: number;
+  /** The id of the last import applied (its revisions carry it). */
+  lastImportId: string | null;
   lastError: string | null;
 }
 
@@ -39,13 +43,15 @@ const stateOf = (row: Row): SourceState => ({
   rowsInserted: Number(row.rows_inserted),
   rowsUpdated: Number(row.rows_updated),
   rowsUnchanged: Number(row.rows_unchanged),
+  rowsSkipped: Number(row.rows_skipped),
+  lastImportId: text(row.last_import_id),
   lastError: text(row.last_error),
 });
 
 const urlHash = (url: string) => createHash('sha256').update(url).digest('hex');
 
 const COLUMNS =
-  'dataset, url, etag, last_modified, content_hash, last_attempt_at, last_success_at, outcome, rows_inserted, rows_updated, rows_unchanged, last_error';
+  'dataset, url, etag, last_modified, content_hash, last_attempt_at, last_success_at, outcome, rows_inserted, rows_updated, rows_unchanged, rows_skipped, last_import_id, last_error';
 
 /** All SQL of the `sources` table (one row per data set and URL imported from). */
 @Injectable()
@@ -79,6 +85,8 @@ export class SourceRepository {
       state.rowsInserted,
       state.rowsUpdated,
       state.rowsUnchanged,
+      state.rowsSkipped,
+      state.lastImportId,
       state.lastError?.slice(0, 500) ?? null,
     ];
     const key = [state.dataset, urlHash(state.url)];
@@ -90,13 +98,14 @@ export class SourceRepository {
       if (found.length) {
         await manager.query(
           `UPDATE sources SET etag = ?, last_modified = ?, content_hash = ?, last_attempt_at = ?,
-           last_success_at = ?, outcome = ?, rows_inserted = ?, rows_updated = ?, rows_unchanged = ?, last_error = ?
+           last_success_at = ?, outcome = ?, rows_inserted = ?, rows_updated = ?, rows_unchanged = ?,
+           rows_skipped = ?, last_import_id = ?, last_error = ?
            WHERE id = ?`,
           [...values, found[0].id],
         );
       } else {
         await manager.query(
-          `INSERT INTO sources (${COLUMNS}, url_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO sources (${COLUMNS}, url_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [state.dataset, state.url, ...values, key[1]],
         );
       }

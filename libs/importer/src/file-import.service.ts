@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SourceRepository } from '@app/database';
+import { SeriesDefinition } from '@app/series';
+import { ImportProgress } from './import-progress';
+import { ImportService, ImportSummary } from './import.service';
+import { appliedState, newAttempt } from './url-import.service';
+
+/**
+ * Imports a file from disk and records it as a source (`file:///...`), as a URL's import is: every
+ * applied file is listed by `sources` and `/api/sources` with its import id, hash and counts.
+ */
+@Injectable()
+export class FileImportService {
+  constructor(
+    private readonly importer: ImportService,
+    private readonly sources: SourceRepository,
+  ) {}
+
+  async run(
+    series: SeriesDefinition,
+    file: string,
+    progress: ImportProgress,
+    signal?: AbortSignal,
+  ): Promise<ImportSummary> {
+    const url = pathToFileURL(resolve(file)).href;
+    const attempt = newAttempt(series.key, url, await this.sources.find(series.key, url));
+    const summary = await this.importer.run(series, file, progress, signal);
+    await this.sources.save(appliedState(attempt, summary, {}, summary.contentHash ?? ''));
+    return summary;
+  }
+}
