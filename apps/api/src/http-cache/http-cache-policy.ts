@@ -53,8 +53,8 @@ export class HttpCachePolicy {
 }
 
 /**
- * How long after an instant the answers as of it may still change: a revision's `at` is taken as
- * its write starts, so a write still running may yet commit revisions a little in the past.
+ * How long after an instant the answers as of it may still change: a revision's `at` is taken
+ * before its write commits, so a write still running may yet commit revisions a little in the past.
  */
 export const AS_OF_SETTLED_MS = 60_000;
 
