@@ -213,12 +213,22 @@ describe('OpenAPI document (/api/docs-json)', () => {
     }
     const list = operation({ method: 'get', path: '/api/covid/data', isPublic: false });
     expect(list.parameters?.filter((p) => p.in === 'query').map((p) => p.name)).toEqual([
+      'as_of',
       'country',
       'from',
       'to',
       'limit',
       'offset',
       'after',
+      'format',
+    ]);
+    const window = operation({
+      method: 'get',
+      path: '/api/covid/public/country/{country}',
+      isPublic: true,
+    });
+    expect(window.parameters?.filter((p) => p.in === 'query').map((p) => p.name)).toEqual([
+      'as_of',
       'format',
     ]);
     const stats = operation({ method: 'get', path: '/api/mpox/stats', isPublic: false });

@@ -1,4 +1,5 @@
 import { cpus, totalmem, type, release } from 'node:os';
+import { AsOfResult, formatAsOf } from './as-of-run';
 import { ImportResult } from './bench-database';
 import { DumpStats } from './dump-run';
 import { FairnessStats } from './fairness-run';
@@ -44,6 +45,8 @@ export interface BenchResult {
   routes: RouteResult[];
   /** Small reads while full dumps stream (since the fairness issue; absent before). */
   fairness?: FairnessStats[];
+  /** Reads as of an instant (since the history's `as_of`; absent before). */
+  asOf?: AsOfResult;
   /** Small reads while the scheduled sync imports the COVID file (since the sync issue). */
   syncReads?: SyncReadStats;
   create: { api: LoadStats; baseline: LoadStats; minCreatedPerSecond?: number; met?: boolean };
@@ -176,6 +179,7 @@ export function formatResult(result: BenchResult): string {
             `${num(result.csvDump.maxRssGrowthMb, 1)} MB — ${result.csvDump.met ? 'met' : 'MISSED'} (< 3 s, < 64 MB)`,
         ]
       : []),
+    ...(result.asOf ? [formatAsOf(result.asOf)] : []),
     ...(result.fairness ?? []).map(
       (f) =>
         `Fairness, ${f.dumps} full ${f.format === 'csv' ? 'CSV ' : ''}dumps at once: ${num(f.reads)} small reads at ${f.readsPerSecond}/s, ` +

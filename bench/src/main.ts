@@ -8,6 +8,7 @@ import { BenchDb, prepareDatabase } from './bench-database';
 import { BenchResult, RouteResult, formatResult, machine } from './bench-report';
 import { CREATE_PATH, CSV_DUMP_PATH, DUMP_PATH, createBodies, readRoutes } from './bench-routes';
 import { AUTH, apiEnvironment, routeTarget, startBaseline } from './bench-servers';
+import { runAsOf } from './as-of-run';
 import { runDump } from './dump-run';
 import { runFairness } from './fairness-run';
 import { runSyncReads } from './sync-run';
@@ -185,6 +186,9 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
     const csvBestSeconds = Math.min(...csvRuns.map((r) => r.seconds));
     const csvMaxRssGrowthMb = Math.max(...csvRuns.map((r) => r.rssGrowthBytes)) / 1024 ** 2;
 
+    log('as of an instant: one country, then full dumps');
+    const asOf = await runAsOf(api, options);
+
     const fairness = [];
     for (const format of ['json', 'csv'] as const) {
       for (const dumps of options.fairnessDumps) {
@@ -239,6 +243,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
         rounds: Math.max(1, options.rounds),
       },
       fairness,
+      asOf,
       syncReads,
       imports,
       routes: routeResults,

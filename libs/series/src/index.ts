@@ -12,3 +12,4 @@ export * from './event-loop-turns';
 export * from './history/revision.repository';
 export * from './list-cursor';
 export * from './list-format';
+export * from './history/as-of';

@@ -1,7 +1,7 @@
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { SeriesRecordEntity, withDeadline, writeTransaction } from '@app/database';
 import { NewRevision, RevisionRepository } from './history/revision.repository';
-import { Row, toRecord } from './record-rows';
+import { Row, recordValuesOf, toRecord } from './record-rows';
 
 export { toRecord };
 import {
@@ -102,18 +102,36 @@ export class SeriesRepository {
     return (await this.rows(`SELECT 1 AS one FROM ${this.table} LIMIT 1`, [])).length === 0;
   }
 
-  async lastDate(key: string): Promise<string | null> {
+  /**
+   * Where records are read from: the data table, or the records as they stood at `asOf` (epoch
+   * ms), from the history. Its parameters come first: it is the query's FROM.
+   */
+  private source(asOf?: number): { from: string; params: unknown[] } {
+    if (asOf === undefined) return { from: this.table, params: [] };
+    const { sql, params } = this.revisions.asOfTable(asOf);
+    return { from: sql, params };
+  }
+
+  /**
+   * As of a past instant, the newest date whose candidate survives, walking the index backwards:
+   * MAX() would check every revision of the country.
+   */
+  async lastDate(key: string, asOf?: number): Promise<string | null> {
+    const { from, params } = this.source(asOf);
     const [row] = await this.rows(
-      `SELECT MAX(date) AS last_date FROM ${this.table} WHERE country_key = ?`,
-      [key],
+      asOf === undefined
+        ? `SELECT MAX(date) AS last_date FROM ${from} WHERE country_key = ?`
+        : `SELECT date AS last_date FROM ${from} WHERE country_key = ? ORDER BY date DESC LIMIT 1`,
+      [...params, key],
     );
     return typeof row?.last_date === 'string' ? row.last_date : null;
   }
 
-  async between(key: string, from: string, to: string): Promise<SeriesRecord[]> {
+  async between(key: string, from: string, to: string, asOf?: number): Promise<SeriesRecord[]> {
+    const source = this.source(asOf);
     const rows = await this.rows(
-      `SELECT ${COLUMNS} FROM ${this.table} WHERE country_key = ? AND date >= ? AND date <= ? ORDER BY date DESC, id DESC`,
-      [key, from, to],
+      `SELECT ${COLUMNS} FROM ${source.from} WHERE country_key = ? AND date >= ? AND date <= ? ORDER BY date DESC, id DESC`,
+      [...source.params, key, from, to],
     );
     return rows.map(toRecord);
   }
@@ -214,9 +232,10 @@ export class SeriesRepository {
   ): Promise<SeriesRecord[]> {
     const { where, params, offset } = this.listWhere(filter, cursor, order);
     const direction = order === 'desc' ? 'DESC' : 'ASC';
+    const source = this.source(filter.asOf);
     const rows = await this.rows(
-      `SELECT ${COLUMNS} FROM ${this.table} ${where} ORDER BY date ${direction}, id ${direction} LIMIT ? OFFSET ?`,
-      [...params, size, offset],
+      `SELECT ${COLUMNS} FROM ${source.from} ${where} ORDER BY date ${direction}, id ${direction} LIMIT ? OFFSET ?`,
+      [...source.params, ...params, size, offset],
     );
     return rows.map(toRecord);
   }
@@ -234,9 +253,15 @@ export class SeriesRepository {
     cursor?: ListCursor,
   ): Promise<{ last?: ListCursor; more: boolean }> {
     const { where, params, offset } = this.listWhere(filter, cursor, 'desc');
+    // As of an instant the walk is no longer index-only (each entry is checked against the
+    // history): a list longer than the history can end nowhere, as a full dump's `limit` says.
+    if (filter.asOf !== undefined && offset + count > (await this.revisions.upperCount())) {
+      return { more: false };
+    }
+    const source = this.source(filter.asOf);
     const rows = await this.rows(
-      `SELECT date, id FROM ${this.table} ${where} ORDER BY date DESC, id DESC LIMIT 2 OFFSET ?`,
-      [...params, offset + count - 1],
+      `SELECT date, id FROM ${source.from} ${where} ORDER BY date DESC, id DESC LIMIT 2 OFFSET ?`,
+      [...source.params, ...params, offset + count - 1],
     );
     const last = rows[0] ? { date: String(rows[0].date), id: Number(rows[0].id) } : undefined;
     return { last, more: rows.length > 1 };
@@ -341,14 +366,22 @@ export class SeriesRepository {
     );
   }
 
-  /** Deletes a record, with a `delete` revision; false when the id does not exist. */
+  /**
+   * Deletes a record, with a `delete` revision; false when the id does not exist. The revision
+   * keeps the values the record had (read in the transaction), so that reads as of a moment find
+   * the deletion by country and date; the history still shows it without values.
+   */
   async delete(id: number, origin: ChangeOrigin): Promise<boolean> {
     return withDeadline(
       writeTransaction(this.dataSource, async (manager) => {
-        const result = await manager.delete(this.records.target, { id });
-        if ((result.affected ?? 0) === 0) return false;
+        const [row] = await manager.query<Row[]>(
+          `SELECT ${COLUMNS} FROM ${this.table} WHERE id = ?${this.forUpdate}`,
+          [id],
+        );
+        if (!row) return false;
+        await manager.delete(this.records.target, { id });
         await this.revisions.append(manager, origin, [
-          { recordId: id, kind: 'delete', values: null },
+          { recordId: id, kind: 'delete', values: recordValuesOf(row) },
         ]);
         return true;
       }),
@@ -389,7 +422,9 @@ export class SeriesRepository {
           await manager.update(this.records.target, { id: recordId }, toEntity(values));
         }
         if (kind !== 'unchanged') {
-          await this.revisions.append(manager, origin, [{ recordId, kind, values }], at);
+          // A deletion's revision keeps the values the record had, as `delete` does.
+          const kept = kind === 'delete' ? stored : values;
+          await this.revisions.append(manager, origin, [{ recordId, kind, values: kept }], at);
         }
         done.push(kind);
       }

@@ -3,6 +3,7 @@ import { ApiError, MESSAGES, addDays, problemMessage } from '@app/common';
 import { countryLookupKey, resolveCountry } from '@app/countries';
 import { DatabaseDeadlineError, isUniqueViolation } from '@app/database';
 import { ConcurrencyLimit } from './concurrency-limit';
+import { checkAsOf, parseAsOf } from './history/as-of';
 import { ListCursor, decodeCursor, encodeCursor } from './list-cursor';
 import { ListColumns, ListFormat, listChunks, listText } from './list-format';
 import { CachedValue, ReadCache } from './read-cache';
@@ -121,11 +122,12 @@ export class SeriesService {
    * The records within the 30 days that end at that country's most recent record. Read through
    * `countryWindowList`, which caches the answer (as text).
    */
-  async countryWindow(country: string): Promise<SeriesRecord[]> {
+  async countryWindow(country: string, asOf?: number): Promise<SeriesRecord[]> {
     const key = countryLookupKey(country);
-    const lastDate = await this.repository.lastDate(key);
+    const lastDate = await this.repository.lastDate(key, asOf);
     if (!lastDate) throw ApiError.notFound(MESSAGES.countryNotFound);
-    return this.repository.between(key, addDays(lastDate, 1 - COUNTRY_WINDOW_DAYS), lastDate);
+    const from = addDays(lastDate, 1 - COUNTRY_WINDOW_DAYS);
+    return this.repository.between(key, from, lastDate, asOf);
   }
 
   /**
@@ -196,10 +198,19 @@ export class SeriesService {
     );
   }
 
-  /** A country's window (`countryWindow`) in `format`; cached as text. */
-  countryWindowList(country: string, format: ListFormat): Promise<CachedValue<string>> {
-    return this.cache.getCached(`${format}:country:${countryLookupKey(country)}`, async () =>
-      listText(format, RECORD_COLUMNS, await this.countryWindow(country)),
+  /**
+   * A country's window (`countryWindow`) in `format`; cached as text. As of an instant (`asOf`, an
+   * `as_of` value) under its own key: never served as the live answer, nor the live one as it.
+   */
+  countryWindowList(
+    country: string,
+    format: ListFormat,
+    asOf?: string,
+  ): Promise<CachedValue<string>> {
+    const instant = asOf === undefined ? undefined : asOfInstant(asOf);
+    const key = `${format}:country:${countryLookupKey(country)}`;
+    return this.cache.getCached(instant === undefined ? key : `${key}@${instant}`, async () =>
+      listText(format, RECORD_COLUMNS, await this.countryWindow(country, instant)),
     );
   }
 
@@ -287,6 +298,7 @@ export class SeriesService {
    */
   async list(query: ListQuery, format: ListFormat = 'json'): Promise<ListBody> {
     const filter = this.listFilter(query);
+    // The key holds the whole filter, an instant (`asOf`) included.
     if (filter.limit <= CACHED_LIST_LIMIT) {
       const key = `list:${format}:${JSON.stringify(filter)}`;
       const page = await this.cache.getCached(key, () => this.readPage(filter, format));
@@ -339,6 +351,7 @@ export class SeriesService {
       limit: query.limit ?? DEFAULT_LIST_LIMIT,
       offset: query.offset ?? 0,
       ...(after && { after }),
+      ...(query.as_of !== undefined && { asOf: asOfInstant(query.as_of) }),
     };
     if (filter.from && filter.to && filter.from > filter.to) {
       throw ApiError.badRequest(MESSAGES.invalidQuery, [
@@ -452,6 +465,18 @@ export class SeriesService {
     this.cache.invalidate();
     this.written();
   }
+}
+
+/**
+ * An `as_of` as epoch ms; a 400 naming it when it is not an instant, or one still to come (checked
+ * here, per request: the API's pipe remembers its outcomes, and the clock moves).
+ */
+function asOfInstant(value: string): number {
+  const problem = checkAsOf(value, 'as_of');
+  if (problem !== undefined) {
+    throw ApiError.badRequest(MESSAGES.invalidQuery, [problemMessage(problem)]);
+  }
+  return Number(parseAsOf(value));
 }
 
 function cursorOf(record: SeriesRecord): ListCursor {

@@ -88,6 +88,8 @@ export interface ListQuery {
   offset?: number;
   /** A cursor from a `Link` header: the page starts past that record. */
   after?: string;
+  /** The list as it stood at that instant (`parseAsOf`), read from the history. */
+  as_of?: string;
 }
 
 export interface ListFilter {
@@ -100,6 +102,8 @@ export interface ListFilter {
   after?: ListCursor;
   /** End at this record, included (a streamed list ends where its `Link` header said). */
   until?: ListCursor;
+  /** Epoch ms: the records as they stood then (from the history) rather than now. */
+  asOf?: number;
 }
 
 /** One day of a series (a country's record, or the sums over countries for the world). */

@@ -1,12 +1,14 @@
-import { Controller, Get, Header, Param, Res } from '@nestjs/common';
+import { Controller, Get, Header, Param, Query, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { MESSAGES } from '@app/common';
-import { CachedValue, InjectSeries, ListFormat, SeriesService } from '@app/series';
+import { CachedValue, InjectSeries, ListFormat, SeriesService, parseAsOf } from '@app/series';
 import { Public } from '../auth/public.decorator';
 import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { ApiBadRequest, ApiCommonErrors, ApiNotFound } from '../common/api-responses';
 import { CountryParamDto } from '../common/country-param.dto';
+import { setAsOfCacheControl } from '../http-cache/http-cache-policy';
+import { AsOfQueryDto } from '../series/dto/as-of-query.dto';
 import { JSON_TYPE } from '../common/json-content-type';
 import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
 import { setListHeaders } from '../list-format/list-reply';
@@ -49,11 +51,13 @@ export class CovidPublicController {
   @ApiNotFound(MESSAGES.countryNotFound)
   async country(
     @Param() { country }: CountryParamDto,
+    @Query() { as_of }: AsOfQueryDto,
     @ListFormatParam() format: ListFormat,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CachedValue<string>> {
-    const answer = await this.series.countryWindowList(country, format);
+    const answer = await this.series.countryWindowList(country, format, as_of);
     setListHeaders(reply, format);
+    if (as_of !== undefined) setAsOfCacheControl(reply, Number(parseAsOf(as_of)));
     return answer;
   }
 

@@ -80,7 +80,8 @@ const HEADERS: Record<string, HeaderObject> = {
   'Cache-Control-public': {
     description:
       '`public, max-age=<HTTP_CACHE_MAX_AGE>, stale-while-revalidate=<HTTP_CACHE_SWR>` ' +
-      '(defaults 10 and 30 seconds): browsers and CDNs may keep the answer',
+      '(defaults 10 and 30 seconds): browsers and CDNs may keep the answer. An answer `as_of` ' +
+      'an instant more than a minute old no longer changes: `public, max-age=86400, immutable`',
     schema: { type: 'string', example: 'public, max-age=10, stale-while-revalidate=30' },
   },
   'Cache-Control-private': {

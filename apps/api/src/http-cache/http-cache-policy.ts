@@ -52,6 +52,23 @@ export class HttpCachePolicy {
   }
 }
 
+/**
+ * How long after an instant the answers as of it may still change: a revision's `at` is taken
+ * before its write commits, so a write still running may yet commit revisions a little in the past.
+ */
+export const AS_OF_SETTLED_MS = 60_000;
+
+/** `Cache-Control` of a public answer as of an instant that has settled: it no longer changes. */
+export const SETTLED_CACHE_CONTROL = 'public, max-age=86400, immutable';
+
+/**
+ * A public answer as of `asOf` (epoch ms), when that instant has settled: shared caches may keep
+ * it a day (the interceptor keeps a `Cache-Control` the handler set). Sooner, the route's own.
+ */
+export function setAsOfCacheControl(reply: FastifyReply, asOf: number, now = Date.now()): void {
+  if (now - asOf >= AS_OF_SETTLED_MS) void reply.header('cache-control', SETTLED_CACHE_CONTROL);
+}
+
 /** The request headers an answer depends on besides its URL, if any. */
 export function varyOf(scope: HttpCacheScope, negotiated: boolean): string | undefined {
   if (scope === 'private') return negotiated ? 'Authorization, Accept' : 'Authorization';

@@ -78,7 +78,10 @@ export class HttpCacheInterceptor implements NestInterceptor {
     if (route.kept && request.method === 'GET') ResponseCache.markMissed(request);
     const body = typeof value === 'string' ? value : JSON.stringify(value);
     if (reply.getHeader('content-type') === undefined) void reply.header('content-type', JSON_TYPE);
+    const preset = reply.getHeader('cache-control');
     const headers = this.policy.headersOf(route.scope, body, route.negotiated);
+    // One the handler set (an answer as of a settled instant) stands.
+    if (typeof preset === 'string') headers['cache-control'] = preset;
     setCacheHeaders(reply, headers);
     const contentType = reply.getHeader('content-type');
     if (

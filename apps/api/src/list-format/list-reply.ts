@@ -16,7 +16,8 @@ export function setListHeaders(
 
 /**
  * `Link: <…>; rel="next"` (RFC 8288) of a list page: the same path and filters (`country`,
- * `from`, `to`, `limit`, and `format` when the client gave it), `after` the next page's cursor;
+ * `from`, `to`, `limit`, `as_of`, and `format` when the client gave it), `after` the next
+ * page's cursor;
  * `offset` is left out (the cursor replaces it), unknown parameters too.
  */
 export function setNextLink(
@@ -32,6 +33,7 @@ export function setNextLink(
     ['to', query.to],
     ['limit', query.limit],
     ['format', query.format],
+    ['as_of', query.as_of],
     ['after', after],
   ];
   const search = params

@@ -7,7 +7,10 @@ import { ChangeOrigin, RecordValues, SeriesDefinition } from '../series.types';
 /** What a revision did to its record. */
 export type ChangeKind = 'create' | 'update' | 'delete';
 
-/** A revision to append: the record's id and its values after the change (null: deleted). */
+/**
+ * A revision to append: the record's id and its values after the change; a deletion's are those
+ * the record had (kept for reads as of a moment, never shown: a deletion reads as no values).
+ */
 export interface NewRevision {
   recordId: number;
   kind: ChangeKind;
@@ -111,5 +114,32 @@ export class RevisionRepository {
       this.deadlineMs,
     );
     return rows.map(toRevision);
+  }
+
+  /** At least as many as the revisions of the table (ids count from 1), read from the index. */
+  async upperCount(): Promise<number> {
+    const [row] = await withDeadline(
+      this.dataSource.query<Row[]>(`SELECT MAX(id) AS top FROM ${this.table}`),
+      this.deadlineMs,
+    );
+    return Number(row?.top ?? 0);
+  }
+
+  /**
+   * The records as they stood at `asOf` (epoch ms), as a derived table `t` with the data table's
+   * columns: each record's latest revision at that instant, unless it was a deletion. Both
+   * databases merge it into the query that reads it, so that query's filters on `country_key`
+   * and `date` pick the candidates by index first; each is then kept only if no later revision of
+   * its record precedes `asOf` (a seek in the `(record_id, id)` index).
+   */
+  asOfTable(asOf: number): { sql: string; params: unknown[] } {
+    return {
+      sql: `(SELECT r.record_id AS id, r.${VALUE_COLUMNS.replace(/, /g, ', r.')}, r.country_key
+         FROM ${this.table} r
+         WHERE r.at <= ? AND r.kind <> 'delete' AND NOT EXISTS (
+           SELECT 1 FROM ${this.table} n WHERE n.record_id = r.record_id AND n.id > r.id AND n.at <= ?)
+       ) t`,
+      params: [asOf, asOf],
+    };
   }
 }

@@ -1,6 +1,7 @@
 import { FieldProblem } from '@app/common';
 import { ValidationArguments, ValidationError, registerDecorator } from 'class-validator';
 import { checkApiDate, checkCount, checkCountryName, checkFiniteNumber } from './record-rules';
+import { parseAsOf } from '../history/as-of';
 import { decodeCursor } from '../list-cursor';
 import { LIST_FORMATS, isListFormat } from '../list-format';
 
@@ -89,5 +90,15 @@ export function IsListFormat() {
 export function IsListCursor() {
   return ruleDecorator('isListCursor', (value, field) =>
     decodeCursor(value) ? undefined : { field, problem: 'not-a-cursor' },
+  );
+}
+
+/**
+ * An instant, as a date (its end, UTC) or a date-time with its zone (`as_of`). Not whether it is
+ * past: the API's pipe remembers its outcomes, and a future instant stops being one.
+ */
+export function IsAsOf() {
+  return ruleDecorator('isAsOf', (value, field) =>
+    parseAsOf(value) === undefined ? { field, problem: 'not-an-instant' } : undefined,
   );
 }

@@ -14,8 +14,10 @@ import {
   toInteger,
 } from '@app/series';
 import { FORMAT_DESCRIPTION } from '../../list-format/list-format.decorator';
+import { AsOfQueryDto } from './as-of-query.dto';
 
-export class ListQueryDto implements ListQuery {
+/** `as_of` (AsOfQueryDto) and the list's own parameters. */
+export class ListQueryDto extends AsOfQueryDto implements ListQuery {
   @ApiPropertyOptional({
     example: 'France',
     minLength: 1,
