@@ -3,7 +3,7 @@ import { AsOfResult, formatAsOf } from './as-of-run';
 import { ImportResult } from './bench-database';
 import { DumpStats } from './dump-run';
 import { FairnessStats } from './fairness-run';
-import { SyncReadStats } from './sync-run';
+import { SyncReadStats, WriteLatencies } from './sync-run';
 import { LoadStats } from './load-run';
 
 export interface RouteResult {
@@ -192,7 +192,16 @@ export function formatResult(result: BenchResult): string {
             `${num(result.syncReads.reads)} small reads at ${result.syncReads.readsPerSecond}/s, p50 ${num(result.syncReads.p50Ms, 1)} ms, ` +
             `p99 ${num(result.syncReads.p99Ms, 1)} ms, max ${num(result.syncReads.maxMs, 1)} ms, ${result.syncReads.failedReads} failed — ` +
             `${result.syncReads.met ? 'met' : 'MISSED'} (p99 < ${result.syncReads.maxP99Ms} ms)`,
+          ...(result.syncReads.writes ? [formatSyncWrites(result.syncReads.writes)] : []),
         ]
       : []),
   ].join('\n');
+}
+
+function formatSyncWrites(w: WriteLatencies): string {
+  return (
+    `Writes during the same sync: ${num(w.writes)} POSTs at ${w.writesPerSecond}/s, p50 ${num(w.p50Ms, 1)} ms, ` +
+    `p99 ${num(w.p99Ms, 1)} ms, max ${num(w.maxMs, 1)} ms, ${w.unavailable} answered 503, ${w.failed} failed — ` +
+    `${w.met ? 'met' : 'MISSED'} (p99 < ${w.maxP99Ms} ms, no 503)`
+  );
 }

@@ -28,6 +28,11 @@ export function isDeadlock(error: unknown): boolean {
   return e?.code === 'ER_LOCK_DEADLOCK' || e?.errno === 1213;
 }
 
+/** SQLite: another connection (the CLI, the sync's thread) holds the write lock. */
+export function isSqliteBusy(error: unknown): boolean {
+  return driverError(error)?.code === 'SQLITE_BUSY';
+}
+
 const CONNECTION_CODES = new Set([
   'DATABASE_DEADLINE',
   'ECONNREFUSED',

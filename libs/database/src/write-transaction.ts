@@ -1,5 +1,5 @@
-import { DataSource, EntityManager } from 'typeorm';
-import { isDeadlock } from './database-errors';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { isDeadlock, isSqliteBusy } from './database-errors';
 
 /** Runs of a write transaction that MySQL picked as a deadlock's victim. */
 const DEADLOCK_ATTEMPTS = 5;
@@ -59,7 +59,7 @@ export async function writeTransaction<T>(
   return exclusiveWrite(dataSource, async () => {
     const runner = dataSource.createQueryRunner();
     try {
-      await runner.query('BEGIN IMMEDIATE');
+      await beginImmediate(runner, busyTimeoutOf(dataSource));
       try {
         const result = await work(runner.manager);
         await runner.query('COMMIT');
@@ -74,4 +74,35 @@ export async function writeTransaction<T>(
       await runner.release();
     }
   });
+}
+
+/** The connection's busy timeout (`DB_TIMEOUT_MS`), in ms. */
+function busyTimeoutOf(dataSource: DataSource): number {
+  const options = dataSource.options as { timeout?: number };
+  return options.timeout ?? 5000;
+}
+
+/**
+ * `BEGIN IMMEDIATE`, waiting up to `timeoutMs` for the write lock without blocking the event
+ * loop: SQLite's own busy wait sleeps in the calling thread, so while another connection held the
+ * lock (a whole import's transaction) every request of the process, reads too, stood still. Here
+ * the attempt fails at once and is retried after a timer until the deadline; then SQLITE_BUSY
+ * (503) as before. Reads need no lock (WAL), and nothing else in the transaction waits for one.
+ */
+async function beginImmediate(runner: QueryRunner, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  await runner.query('PRAGMA busy_timeout = 0');
+  try {
+    for (let pause = 1; ; pause = Math.min(pause * 2, 20)) {
+      try {
+        await runner.query('BEGIN IMMEDIATE');
+        return;
+      } catch (error) {
+        if (!isSqliteBusy(error) || Date.now() >= deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  } finally {
+    await runner.query(`PRAGMA busy_timeout = ${timeoutMs}`);
+  }
 }
