@@ -2,6 +2,7 @@ import { cpus, totalmem, type, release } from 'node:os';
 import { ImportResult } from './bench-database';
 import { DumpStats } from './dump-run';
 import { FairnessStats } from './fairness-run';
+import { FeedPageStats, formatFeedPage } from './feed-run';
 import { SyncReadStats } from './sync-run';
 import { LoadStats } from './load-run';
 
@@ -46,6 +47,8 @@ export interface BenchResult {
   fairness?: FairnessStats[];
   /** Small reads while the scheduled sync imports the COVID file (since the sync issue). */
   syncReads?: SyncReadStats;
+  /** The last page of the change feed (since the change feed issue). */
+  feedPage?: FeedPageStats;
   create: { api: LoadStats; baseline: LoadStats; minCreatedPerSecond?: number; met?: boolean };
   dump: {
     runs: DumpStats[];
@@ -190,5 +193,6 @@ export function formatResult(result: BenchResult): string {
             `${result.syncReads.met ? 'met' : 'MISSED'} (p99 < ${result.syncReads.maxP99Ms} ms)`,
         ]
       : []),
+    ...(result.feedPage ? [formatFeedPage(result.feedPage)] : []),
   ].join('\n');
 }

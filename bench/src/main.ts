@@ -10,6 +10,7 @@ import { CREATE_PATH, CSV_DUMP_PATH, DUMP_PATH, createBodies, readRoutes } from 
 import { AUTH, apiEnvironment, routeTarget, startBaseline } from './bench-servers';
 import { runDump } from './dump-run';
 import { runFairness } from './fairness-run';
+import { runFeedPage } from './feed-run';
 import { runSyncReads } from './sync-run';
 import { LoadOptions, LoadStats, combineLoads, runLoad } from './load-run';
 import { PROJECT_ROOT } from './paths';
@@ -200,6 +201,9 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       }
     }
 
+    log('GET /api/covid/changes: the last page of the feed');
+    const feedPage = await runFeedPage(api, AUTH);
+
     log('small reads while the scheduled sync imports the COVID file into an empty store');
     const syncReads = await runSyncReads(
       db,
@@ -240,6 +244,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       },
       fairness,
       syncReads,
+      feedPage,
       imports,
       routes: routeResults,
       create: {

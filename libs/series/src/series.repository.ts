@@ -308,7 +308,9 @@ export class SeriesRepository {
       writeTransaction(this.dataSource, async (manager) => {
         const result = await manager.insert(this.records.target, toEntity(values));
         const id = Number(result.identifiers[0].id);
-        await this.revisions.append(manager, origin, [{ recordId: id, kind: 'create', values }]);
+        const changes = this.revisions.changeSet(origin);
+        await changes.append(manager, [{ recordId: id, kind: 'create', values }]);
+        await changes.seal(manager);
         return id;
       }),
       this.deadlineMs,
@@ -331,7 +333,9 @@ export class SeriesRepository {
         const stored = toRecord(row);
         if (stored.date === values.date && valuesKey(stored) === valuesKey(values)) return true;
         await manager.update(this.records.target, { id }, toEntity(values));
-        await this.revisions.append(manager, origin, [{ recordId: id, kind: 'update', values }]);
+        const changes = this.revisions.changeSet(origin);
+        await changes.append(manager, [{ recordId: id, kind: 'update', values }]);
+        await changes.seal(manager);
         return true;
       }),
       this.deadlineMs,
@@ -344,9 +348,9 @@ export class SeriesRepository {
       writeTransaction(this.dataSource, async (manager) => {
         const result = await manager.delete(this.records.target, { id });
         if ((result.affected ?? 0) === 0) return false;
-        await this.revisions.append(manager, origin, [
-          { recordId: id, kind: 'delete', values: null },
-        ]);
+        const changes = this.revisions.changeSet(origin);
+        await changes.append(manager, [{ recordId: id, kind: 'delete', values: null }]);
+        await changes.seal(manager);
         return true;
       }),
       this.deadlineMs,
@@ -363,7 +367,7 @@ export class SeriesRepository {
     origin: ChangeOrigin,
   ): Promise<(NewRevision['kind'] | 'unchanged')[]> {
     return writeTransaction(this.dataSource, async (manager) => {
-      const at = Date.now();
+      const changes = this.revisions.changeSet(origin);
       const done: (NewRevision['kind'] | 'unchanged')[] = [];
       for (const { recordId, values: given } of states) {
         const values = given && withCanonicalCountry(given);
@@ -385,11 +389,10 @@ export class SeriesRepository {
           kind = 'update';
           await manager.update(this.records.target, { id: recordId }, toEntity(values));
         }
-        if (kind !== 'unchanged') {
-          await this.revisions.append(manager, origin, [{ recordId, kind, values }], at);
-        }
+        if (kind !== 'unchanged') await changes.append(manager, [{ recordId, kind, values }]);
         done.push(kind);
       }
+      await changes.seal(manager);
       return done;
     });
   }
@@ -419,7 +422,7 @@ export class SeriesRepository {
 
   private upsertOnce(records: RecordValues[], origin: ChangeOrigin): Promise<UpsertCounts> {
     return writeTransaction(this.dataSource, async (manager) => {
-      const at = Date.now();
+      const changes = this.revisions.changeSet(origin);
       const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
       // What each key holds once the records before it are written (a batch may name a key twice).
       const written = new Map<string, string>();
@@ -451,9 +454,10 @@ export class SeriesRepository {
             if (!written) throw new Error('a record just written was not found again');
             return { recordId: written.id, kind: kinds[i], values };
           });
-          await this.revisions.append(manager, origin, revisions, at);
+          await changes.append(manager, revisions);
         }
       }
+      await changes.seal(manager);
       return counts;
     });
   }

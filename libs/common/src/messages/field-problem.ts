@@ -20,5 +20,7 @@ export type FieldProblem = { field: string } & (
   | { problem: 'not-one-of'; values: readonly string[] }
   | { problem: 'not-a-cursor' }
   | { problem: 'not-with'; other: string }
+  | { problem: 'not-an-instant' }
+  | { problem: 'in-the-future' }
   | { problem: 'invalid' }
 );

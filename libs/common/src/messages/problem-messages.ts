@@ -39,6 +39,10 @@ function wording(p: FieldProblem): string {
       return 'doit être un curseur reçu dans l\'en-tête Link (rel="next")';
     case 'not-with':
       return `ne peut pas être combiné avec ${p.other}`;
+    case 'not-an-instant':
+      return 'doit être une date ou une date-heure ISO 8601 (2026-11-26, 2026-11-26T10:00:00Z)';
+    case 'in-the-future':
+      return 'ne doit pas être dans le futur';
     case 'invalid':
       return 'valeur invalide';
   }

@@ -8,6 +8,7 @@ import { CreateSources1764600000000 } from './1764600000000-create-sources';
 import { SourceRowsUnchanged1764700000000 } from './1764700000000-source-rows-unchanged';
 import { TokenScopes1764800000000 } from './1764800000000-token-scopes';
 import { CreateRevisions1764900000000 } from './1764900000000-create-revisions';
+import { RevisionCommits1765000000000 } from './1765000000000-revision-commits';
 
 /** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   SourceRowsUnchanged1764700000000,
   TokenScopes1764800000000,
   CreateRevisions1764900000000,
+  RevisionCommits1765000000000,
 ];

@@ -1,7 +1,8 @@
-import { FieldProblem } from '@app/common';
+import { FieldProblem, parseInstant } from '@app/common';
 import { ValidationArguments, ValidationError, registerDecorator } from 'class-validator';
 import { checkApiDate, checkCount, checkCountryName, checkFiniteNumber } from './record-rules';
 import { decodeCursor } from '../list-cursor';
+import { decodeChangeCursor } from '../history/change-cursor';
 import { LIST_FORMATS, isListFormat } from '../list-format';
 
 type Rule = (value: unknown, field: string) => FieldProblem | undefined;
@@ -89,5 +90,30 @@ export function IsListFormat() {
 export function IsListCursor() {
   return ruleDecorator('isListCursor', (value, field) =>
     decodeCursor(value) ? undefined : { field, problem: 'not-a-cursor' },
+  );
+}
+
+/** An integer in [min, max]; query and path strings are converted before this runs. */
+export function IsIntegerInRange(min: number, max: number) {
+  return ruleDecorator('isIntegerInRange', (value, field) =>
+    typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max
+      ? undefined
+      : { field, problem: 'not-an-integer-in-range', min, max },
+  );
+}
+
+/** An ISO 8601 date or date-time (`parseInstant`) that is not in the future. */
+export function IsPastInstant() {
+  return ruleDecorator('isPastInstant', (value, field) => {
+    const ms = parseInstant(value);
+    if (ms === undefined) return { field, problem: 'not-an-instant' };
+    return ms > Date.now() ? { field, problem: 'in-the-future' } : undefined;
+  });
+}
+
+/** A cursor this API wrote in the change feed (its `after`). */
+export function IsChangeCursor() {
+  return ruleDecorator('isChangeCursor', (value, field) =>
+    decodeChangeCursor(value) ? undefined : { field, problem: 'not-a-cursor' },
   );
 }
