@@ -260,6 +260,8 @@ describe('OpenAPI document (/api/docs-json)', () => {
       ['/api/stats/summary', 'private'],
       ['/api/covid/data/{id}/history', 'private'],
       ['/api/mpox/data/{id}/history', 'private'],
+      ['/api/covid/changes', 'private'],
+      ['/api/mpox/changes', 'private'],
     ];
     for (const [path, scope] of cached) {
       const op = doc.paths[path].get;
@@ -314,6 +316,8 @@ describe('OpenAPI document (/api/docs-json)', () => {
       ['/api/mpox/countries', false],
       ['/api/covid/data', false],
       ['/api/mpox/data', false],
+      ['/api/covid/changes', false],
+      ['/api/mpox/changes', false],
     ] as const;
     const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
     for (const [path, isPublic] of lists) {
@@ -337,7 +341,7 @@ describe('OpenAPI document (/api/docs-json)', () => {
         vary: ok.headers?.Vary,
         notModified: op.responses['304'].headers?.Vary,
       }).toEqual({ path, vary, notModified: vary });
-      const paged = path.endsWith('/data');
+      const paged = path.endsWith('/data') || path.endsWith('/changes');
       expect({ path, link: ok.headers?.Link }).toEqual({
         path,
         link: paged ? header('Link') : undefined,

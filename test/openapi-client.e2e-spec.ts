@@ -108,6 +108,7 @@ describe('a TypeScript client generated from the OpenAPI document', () => {
         `/api/${key}/data/${id}/history`,
         200,
       );
+      await call('get', `/api/${key}/changes`, `/api/${key}/changes?limit=2`, 200);
       await call('get', `/api/${key}/countries`, `/api/${key}/countries`, 200);
       await call('get', `/api/${key}/stats`, `/api/${key}/stats?country=France`, 200);
       await call('get', `/api/${key}/public/weekly`, `/api/${key}/public/weekly`, 200);

@@ -85,6 +85,13 @@ function tokenRoutes(): TokenRoute[] {
       },
       {
         method: 'get',
+        template: `/api/${key}/changes`,
+        scopes: read,
+        success: 200,
+        call: (t, token) => t.http.get(`/api/${key}/changes?limit=1`).set(bearer(token)),
+      },
+      {
+        method: 'get',
         template: `/api/${key}/countries`,
         scopes: read,
         success: 200,

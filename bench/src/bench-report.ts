@@ -4,6 +4,7 @@ import { ImportResult } from './bench-database';
 import { DumpStats } from './dump-run';
 import { FairnessStats } from './fairness-run';
 import { SyncReadStats, WriteLatencies } from './sync-run';
+import { FeedPageStats, formatFeedPage } from './feed-run';
 import { LoadStats } from './load-run';
 
 export interface RouteResult {
@@ -49,6 +50,8 @@ export interface BenchResult {
   asOf?: AsOfResult;
   /** Small reads while the scheduled sync imports the COVID file (since the sync issue). */
   syncReads?: SyncReadStats;
+  /** The last page of the change feed (since the change feed issue). */
+  feedPage?: FeedPageStats;
   create: { api: LoadStats; baseline: LoadStats; minCreatedPerSecond?: number; met?: boolean };
   dump: {
     runs: DumpStats[];
@@ -195,6 +198,7 @@ export function formatResult(result: BenchResult): string {
           ...(result.syncReads.writes ? [formatSyncWrites(result.syncReads.writes)] : []),
         ]
       : []),
+    ...(result.feedPage ? [formatFeedPage(result.feedPage)] : []),
   ].join('\n');
 }
 

@@ -127,3 +127,20 @@ export async function steadyReads(
 export function quantiles(times: number[]): (q: number) => number {
   return (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
 }
+
+/** The latencies of steady reads: `times` sorted, as `steadyReads` gives them. */
+export function readLatencies(
+  times: number[],
+  failedReads: number,
+  readsPerSecond: number,
+): ReadLatencies {
+  const at = quantiles(times);
+  return {
+    readsPerSecond,
+    reads: times.length,
+    failedReads,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    maxMs: times[times.length - 1] ?? 0,
+  };
+}

@@ -11,6 +11,7 @@ import { AUTH, apiEnvironment, routeTarget, startBaseline } from './bench-server
 import { runAsOf } from './as-of-run';
 import { runDump } from './dump-run';
 import { runFairness } from './fairness-run';
+import { runFeedPage } from './feed-run';
 import { runSyncReads } from './sync-run';
 import { LoadOptions, LoadStats, combineLoads, runLoad } from './load-run';
 import { PROJECT_ROOT } from './paths';
@@ -204,6 +205,9 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       }
     }
 
+    log('GET /api/covid/changes: the last page of the feed');
+    const feedPage = await runFeedPage(api, AUTH);
+
     log('small reads while the scheduled sync imports the COVID file into an empty store');
     const syncReads = await runSyncReads(
       db,
@@ -245,6 +249,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       fairness,
       asOf,
       syncReads,
+      feedPage,
       imports,
       routes: routeResults,
       create: {

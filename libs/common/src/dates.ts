@@ -24,3 +24,16 @@ export function addDays(date: string, days: number): string {
 export function todayUtc(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
 }
+
+const INSTANT = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d{1,3})?)?(Z|[+-]\d\d:\d\d))?$/;
+
+/**
+ * Epoch milliseconds of an ISO 8601 date (the start of that day, UTC) or date-time with its
+ * offset (`Z` or `+01:00`), or undefined for anything else.
+ */
+export function parseInstant(text: unknown): number | undefined {
+  if (typeof text !== 'string' || !INSTANT.test(text)) return undefined;
+  if (!isCalendarDate(text.slice(0, 10))) return undefined;
+  const ms = Date.parse(text.includes('T') ? text : `${text}T00:00:00Z`);
+  return Number.isNaN(ms) ? undefined : ms;
+}

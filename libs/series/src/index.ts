@@ -10,6 +10,8 @@ export * from './concurrency-limit';
 export * from './weekly-history';
 export * from './event-loop-turns';
 export * from './history/revision.repository';
+export * from './history/change-cursor';
+export * from './history/change-feed';
 export * from './list-cursor';
 export * from './list-format';
 export * from './history/as-of';

@@ -336,7 +336,9 @@ export class SeriesRepository {
       writeTransaction(this.dataSource, async (manager) => {
         const result = await manager.insert(this.records.target, toEntity(values));
         const id = Number(result.identifiers[0].id);
-        await this.revisions.append(manager, origin, [{ recordId: id, kind: 'create', values }]);
+        const changes = this.revisions.changeSet(origin);
+        await changes.append(manager, [{ recordId: id, kind: 'create', values }]);
+        await changes.seal(manager);
         return id;
       }),
       this.deadlineMs,
@@ -359,7 +361,9 @@ export class SeriesRepository {
         const stored = toRecord(row);
         if (stored.date === values.date && valuesKey(stored) === valuesKey(values)) return true;
         await manager.update(this.records.target, { id }, toEntity(values));
-        await this.revisions.append(manager, origin, [{ recordId: id, kind: 'update', values }]);
+        const changes = this.revisions.changeSet(origin);
+        await changes.append(manager, [{ recordId: id, kind: 'update', values }]);
+        await changes.seal(manager);
         return true;
       }),
       this.deadlineMs,
@@ -380,9 +384,11 @@ export class SeriesRepository {
         );
         if (!row) return false;
         await manager.delete(this.records.target, { id });
-        await this.revisions.append(manager, origin, [
+        const changes = this.revisions.changeSet(origin);
+        await changes.append(manager, [
           { recordId: id, kind: 'delete', values: recordValuesOf(row) },
         ]);
+        await changes.seal(manager);
         return true;
       }),
       this.deadlineMs,
@@ -399,7 +405,7 @@ export class SeriesRepository {
     origin: ChangeOrigin,
   ): Promise<(NewRevision['kind'] | 'unchanged')[]> {
     return writeTransaction(this.dataSource, async (manager) => {
-      const at = Date.now();
+      const changes = this.revisions.changeSet(origin);
       const done: (NewRevision['kind'] | 'unchanged')[] = [];
       for (const { recordId, values: given } of states) {
         const values = given && withCanonicalCountry(given);
@@ -424,10 +430,11 @@ export class SeriesRepository {
         if (kind !== 'unchanged') {
           // A deletion's revision keeps the values the record had, as `delete` does.
           const kept = kind === 'delete' ? stored : values;
-          await this.revisions.append(manager, origin, [{ recordId, kind, values: kept }], at);
+          await changes.append(manager, [{ recordId, kind, values: kept }]);
         }
         done.push(kind);
       }
+      await changes.seal(manager);
       return done;
     });
   }
@@ -471,7 +478,7 @@ export class SeriesRepository {
     signal?: AbortSignal,
   ): Promise<UpsertCounts> {
     const work = async (manager: EntityManager): Promise<UpsertCounts> => {
-      const at = Date.now();
+      const changes = this.revisions.changeSet(origin);
       const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
       const stored = await this.storedRecords(manager, records);
       // What each key holds once the records before it are written (a batch may name a key twice).
@@ -506,8 +513,9 @@ export class SeriesRepository {
         if (id === undefined) throw new Error('a record just written was not found again');
         return { recordId: id, kind, values };
       });
-      await this.revisions.append(manager, origin, revisions, at);
+      await changes.append(manager, revisions);
       if (signal?.aborted) throw new Error('interrupted');
+      await changes.seal(manager);
       return counts;
     };
     return writeTransaction(this.dataSource, work, 'READ COMMITTED');

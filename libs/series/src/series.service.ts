@@ -1,9 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ApiError, MESSAGES, addDays, problemMessage } from '@app/common';
+import { ApiError, MESSAGES, addDays, parseInstant, problemMessage } from '@app/common';
 import { countryLookupKey, resolveCountry } from '@app/countries';
 import { DatabaseDeadlineError, isUniqueViolation } from '@app/database';
 import { ConcurrencyLimit } from './concurrency-limit';
 import { checkAsOf, parseAsOf } from './history/as-of';
+import { decodeChangeCursor } from './history/change-cursor';
+import {
+  ChangeFeedPage,
+  ChangeFeedQuery,
+  DEFAULT_FEED_LIMIT,
+  changeFeedPage,
+} from './history/change-feed';
 import { ListCursor, decodeCursor, encodeCursor } from './list-cursor';
 import { ListColumns, ListFormat, listChunks, listText } from './list-format';
 import { CachedValue, ReadCache } from './read-cache';
@@ -370,6 +377,36 @@ export class SeriesService {
       text: listText(format, RECORD_COLUMNS, page),
       next: encodeCursor(cursorOf(page[page.length - 1])),
     };
+  }
+
+  /**
+   * A page of the change feed in `format` (see `RevisionRepository.feed`). `after` (a cursor)
+   * continues a feed, `since` starts one at a time: not both (400), the cursor alone is exact.
+   * The page's queries take their turn with the large lists' (`listPages`).
+   */
+  async changes(query: ChangeFeedQuery, format: ListFormat = 'json'): Promise<ChangeFeedPage> {
+    const after = query.after === undefined ? undefined : decodeChangeCursor(query.after);
+    if (query.after !== undefined && after === undefined) {
+      throw ApiError.badRequest(MESSAGES.invalidQuery, [
+        problemMessage({ field: 'after', problem: 'not-a-cursor' }),
+      ]);
+    }
+    if (after && query.since !== undefined) {
+      throw ApiError.badRequest(MESSAGES.invalidQuery, [
+        problemMessage({ field: 'since', problem: 'not-with', other: 'after' }),
+      ]);
+    }
+    const since = query.since === undefined ? undefined : parseInstant(query.since);
+    if (since !== undefined && since > Date.now()) {
+      throw ApiError.badRequest(MESSAGES.invalidQuery, [
+        problemMessage({ field: 'since', problem: 'in-the-future' }),
+      ]);
+    }
+    const limit = query.limit ?? DEFAULT_FEED_LIMIT;
+    const revisions = await this.listPages.run(() =>
+      this.repository.revisions.feed({ after, since }, limit),
+    );
+    return changeFeedPage(revisions, format);
   }
 
   /** A record's revisions, oldest first; 404 for an id that never existed. */

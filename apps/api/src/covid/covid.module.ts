@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { COVID_SERIES, SeriesModule } from '@app/series';
 import { HttpCacheModule } from '../http-cache/http-cache.module';
+import { CovidChangesController } from './covid-changes.controller';
 import { CovidDataController } from './covid-data.controller';
 import { CovidHistoryController } from './covid-history.controller';
 import { CovidPublicController } from './covid-public.controller';
@@ -9,7 +10,12 @@ const covidSeries = SeriesModule.forSeries(COVID_SERIES);
 
 @Module({
   imports: [covidSeries, HttpCacheModule],
-  controllers: [CovidPublicController, CovidHistoryController, CovidDataController],
+  controllers: [
+    CovidPublicController,
+    CovidHistoryController,
+    CovidDataController,
+    CovidChangesController,
+  ],
   exports: [covidSeries],
 })
 export class CovidModule {}

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MPOX_SERIES, SeriesModule } from '@app/series';
 import { HttpCacheModule } from '../http-cache/http-cache.module';
+import { MpoxChangesController } from './mpox-changes.controller';
 import { MpoxDataController } from './mpox-data.controller';
 import { MpoxHistoryController } from './mpox-history.controller';
 import { MpoxPublicController } from './mpox-public.controller';
@@ -9,7 +10,12 @@ const mpoxSeries = SeriesModule.forSeries(MPOX_SERIES);
 
 @Module({
   imports: [mpoxSeries, HttpCacheModule],
-  controllers: [MpoxPublicController, MpoxHistoryController, MpoxDataController],
+  controllers: [
+    MpoxPublicController,
+    MpoxHistoryController,
+    MpoxDataController,
+    MpoxChangesController,
+  ],
   exports: [mpoxSeries],
 })
 export class MpoxModule {}

@@ -151,3 +151,36 @@ export class RevisionResponse {
   })
   record: RecordResponse | null;
 }
+
+export class ChangeResponse {
+  @ApiProperty({
+    example: 'MTIuMzQ1Ng',
+    description: 'Where the feed resumes after this change (`after`); opaque',
+  })
+  cursor: string;
+  @ApiProperty({ example: '2026-11-26T10:42:12.345Z', format: 'date-time' }) at: string;
+  @ApiProperty({ example: 'partner-a', description: 'As in the history of a record' })
+  actor: string;
+  @ApiProperty({ enum: ['create', 'update', 'delete'], example: 'update' }) change: string;
+  @ApiProperty({ example: 71285, type: 'integer', description: "The record's id" }) id: number;
+  @ApiProperty({
+    type: RecordResponse,
+    nullable: true,
+    description: 'The record after the change; null for a deletion',
+  })
+  record: RecordResponse | null;
+}
+
+export class ChangeFeedResponse {
+  @ApiProperty({ type: [ChangeResponse], description: 'In the order the changes were committed' })
+  changes: ChangeResponse[];
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    example: 'MTIuMzQ1Ng',
+    description:
+      "The last change's cursor: the next page is `after=<next>`; null when the page is empty " +
+      '(poll again later with the same query)',
+  })
+  next: string | null;
+}

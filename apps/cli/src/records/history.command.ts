@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { parseInstant } from '@app/common';
 import { StoredRevision } from '@app/series';
 import { CliError } from '../cli-error';
 import { withService } from '../cli-context';
@@ -18,9 +19,8 @@ function recordId(text: string): number {
 
 /** `--since`: an ISO 8601 date (the start of that day, UTC) or date-time. */
 function instant(text: string): number {
-  const iso = /^\d{4}-\d\d-\d\d(T\d\d:\d\d(:\d\d(\.\d{1,3})?)?(Z|[+-]\d\d:\d\d))?$/;
-  const ms = iso.test(text) ? Date.parse(/T/.test(text) ? text : `${text}T00:00:00Z`) : NaN;
-  if (Number.isNaN(ms)) {
+  const ms = parseInstant(text);
+  if (ms === undefined) {
     throw CliError.usage(
       `invalid --since "${text}": expected an ISO 8601 date or date-time (2026-11-26, 2026-11-26T10:00:00Z)`,
     );

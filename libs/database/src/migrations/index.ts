@@ -8,6 +8,7 @@ import { CreateSources1764600000000 } from './1764600000000-create-sources';
 import { SourceRowsUnchanged1764700000000 } from './1764700000000-source-rows-unchanged';
 import { TokenScopes1764800000000 } from './1764800000000-token-scopes';
 import { CreateRevisions1764900000000 } from './1764900000000-create-revisions';
+import { RevisionCommits1765000000000 } from './1765000000000-revision-commits';
 import { RevisionAsOf1765100000000 } from './1765100000000-revision-as-of';
 import { SourceImports1765200000000 } from './1765200000000-source-imports';
 
@@ -23,6 +24,7 @@ export const MIGRATIONS = [
   SourceRowsUnchanged1764700000000,
   TokenScopes1764800000000,
   CreateRevisions1764900000000,
+  RevisionCommits1765000000000,
   RevisionAsOf1765100000000,
   SourceImports1765200000000,
 ];

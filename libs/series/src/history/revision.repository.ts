@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { countryKey } from '@app/common';
 import { withDeadline } from '@app/database';
@@ -19,7 +20,10 @@ export interface NewRevision {
 
 /** A stored revision. */
 export interface StoredRevision {
-  /** Orders every revision of the table (the change feed's position). */
+  /**
+   * Orders a record's revisions, and those of one transaction; the change feed orders
+   * transactions by their commit (`FeedRevision.seq`).
+   */
   id: number;
   recordId: number;
   /** Epoch milliseconds. */
@@ -30,8 +34,47 @@ export interface StoredRevision {
   values: RecordValues | null;
 }
 
-/** Revisions per INSERT statement (12 parameters each: within both drivers' limits). */
+/** A stored revision with its place in the change feed. */
+export interface FeedRevision extends StoredRevision {
+  /** The commit (`<key>_revision_commits.seq`) of its transaction. */
+  seq: number;
+}
+
+/** A place in the change feed: the last revision read, and its commit. */
+export interface FeedPosition {
+  seq: number;
+  id: number;
+}
+
+/**
+ * The revisions of one write transaction (see `RevisionRepository.changeSet`): `append` any
+ * number of times, then `seal` once, as the transaction's last statement.
+ */
+export interface ChangeSet {
+  /** Epoch milliseconds: the time of every revision appended. */
+  readonly at: number;
+  append(manager: EntityManager, revisions: NewRevision[]): Promise<void>;
+  seal(manager: EntityManager): Promise<void>;
+}
+
+/**
+ * A change set's key: random, 62 bits, never 0 (the revisions that predate the feed), as a
+ * decimal string (beyond JavaScript's safe integers). The unique index on the commits refuses a
+ * repeat, which is unlikely before billions of transactions.
+ */
+function newChangeSetKey(): string {
+  return ((randomBytes(8).readBigUInt64BE() >> 2n) + 1n).toString();
+}
+
+/** Revisions per INSERT statement (13 parameters each: within both drivers' limits). */
 const APPEND_CHUNK = 500;
+
+/**
+ * How long a gap in the commits' `seq` holds the change feed back. A gap is a commit whose `seq`
+ * was taken but which is not visible yet (its transaction is committing) or never will be (it
+ * rolled back after taking it): the feed stops before it until the commit after it is this old.
+ */
+export const FEED_GAP_GRACE_MS = 30_000;
 
 const VALUE_COLUMNS = 'date, country, total_cases, new_cases, total_deaths, new_deaths';
 
@@ -54,28 +97,68 @@ function toRevision(row: Row): StoredRevision {
  */
 export class RevisionRepository {
   private readonly table: string;
+  private readonly commits: string;
 
+  /**
+   * @param gapGraceMs how long the feed waits at a gap in the commits' `seq` (see `feed`).
+   */
   constructor(
     private readonly dataSource: DataSource,
     definition: SeriesDefinition,
     private readonly deadlineMs?: number,
+    private readonly gapGraceMs = FEED_GAP_GRACE_MS,
   ) {
     this.table = `${definition.key}_revisions`;
+    this.commits = `${definition.key}_revision_commits`;
   }
 
-  /** Appends `revisions` (in their order) within the caller's transaction (`manager`). */
-  async append(
+  private rows(sql: string, params: unknown[]): Promise<Row[]> {
+    return withDeadline(this.dataSource.query<Row[]>(sql, params), this.deadlineMs);
+  }
+
+  /**
+   * The change set of one write transaction: create it inside the transaction's work (a retried
+   * transaction gets a new one), `append` its revisions, and `seal` it as the transaction's LAST
+   * statement. Revisions of a change set that is never sealed are invisible to the change feed.
+   * `at` (epoch ms) is the time of its revisions.
+   */
+  changeSet(origin: ChangeOrigin, at = Date.now()): ChangeSet {
+    const key = newChangeSetKey();
+    let appended = 0;
+    let sealed = false;
+    return {
+      at,
+      append: async (manager, revisions) => {
+        if (sealed) throw new Error('revisions appended to a sealed change set');
+        await this.insertRevisions(manager, key, origin, revisions, at);
+        appended += revisions.length;
+      },
+      seal: async (manager) => {
+        if (sealed) throw new Error('a change set sealed twice');
+        sealed = true;
+        // A write that changed nothing leaves no commit: the feed only walks commits with revisions.
+        if (appended === 0) return;
+        await manager.query(
+          `INSERT INTO ${this.commits} (change_set, at, revisions) VALUES (?, ?, ?)`,
+          [key, Date.now(), appended],
+        );
+      },
+    };
+  }
+
+  private async insertRevisions(
     manager: EntityManager,
+    changeSet: string,
     origin: ChangeOrigin,
     revisions: NewRevision[],
-    at = Date.now(),
+    at: number,
   ): Promise<void> {
     for (let start = 0; start < revisions.length; start += APPEND_CHUNK) {
       const chunk = revisions.slice(start, start + APPEND_CHUNK);
-      const placeholders = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      const placeholders = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
       await manager.query(
         `INSERT INTO ${this.table} (record_id, at, actor, request_id, kind, ${VALUE_COLUMNS},
-           country_key) VALUES ${placeholders}`,
+           country_key, change_set) VALUES ${placeholders}`,
         chunk.flatMap(({ recordId, kind, values }) => [
           recordId,
           at,
@@ -89,6 +172,7 @@ export class RevisionRepository {
           values?.total_deaths ?? null,
           values?.new_deaths ?? null,
           values === null ? null : countryKey(values.country),
+          changeSet,
         ]),
       );
     }
@@ -141,5 +225,81 @@ export class RevisionRepository {
        ) t`,
       params: [asOf, asOf],
     };
+  }
+
+  /**
+   * At most `limit` revisions of the change feed, in the order their transactions committed
+   * (commit `seq`, then revision id within a transaction): those after `after`, else from the
+   * first commit made at `since` (epoch ms) or later, else from the start. Keyset reads only, so
+   * a page at the end of a long feed costs what the first does.
+   *
+   * It stops before a gap in `seq` (an earlier commit not yet visible) unless the commit after
+   * the gap is older than the grace: a gap that old is a rolled-back commit, never to come.
+   */
+  async feed(
+    start: { after?: FeedPosition; since?: number },
+    limit: number,
+    now = Date.now(),
+  ): Promise<FeedRevision[]> {
+    const page: FeedRevision[] = [];
+    let seq = 0;
+    if (start.after) {
+      seq = start.after.seq;
+      page.push(...(await this.commitRevisions(seq, start.after.id, limit)));
+    } else if (start.since !== undefined) {
+      const [first] = await this.rows(
+        `SELECT seq FROM ${this.commits} WHERE at >= ? ORDER BY at, seq LIMIT 1`,
+        [start.since],
+      );
+      if (!first) return page;
+      seq = Number(first.seq) - 1;
+    }
+    let wanted = limit - page.length;
+    if (wanted === 0) return page;
+    const commits = await this.rows(
+      `SELECT seq, at, revisions FROM ${this.commits} WHERE seq > ? ORDER BY seq LIMIT ?`,
+      [seq, wanted],
+    );
+    const whole: number[] = [];
+    let partial: number | undefined;
+    for (const commit of commits) {
+      const next = Number(commit.seq);
+      if (next !== seq + 1 && Number(commit.at) > now - this.gapGraceMs) break;
+      const count = Number(commit.revisions);
+      seq = next;
+      if (count > wanted) {
+        partial = next;
+        break;
+      }
+      whole.push(next);
+      wanted -= count;
+      if (wanted === 0) break;
+    }
+    if (whole.length > 0) {
+      page.push(
+        ...(await this.feedRows(
+          `c.seq IN (${whole.map(() => '?').join(', ')}) ORDER BY c.seq, r.id`,
+          whole,
+        )),
+      );
+    }
+    if (partial !== undefined) page.push(...(await this.commitRevisions(partial, 0, wanted)));
+    return page;
+  }
+
+  /** The revisions of commit `seq` after revision `afterId`, `limit` at most. */
+  private commitRevisions(seq: number, afterId: number, limit: number): Promise<FeedRevision[]> {
+    return this.feedRows('c.seq = ? AND r.id > ? ORDER BY r.id LIMIT ?', [seq, afterId, limit]);
+  }
+
+  private async feedRows(where: string, params: unknown[]): Promise<FeedRevision[]> {
+    const rows = await this.rows(
+      `SELECT c.seq, r.id, r.record_id, r.at, r.actor, r.request_id, r.kind,
+         r.date, r.country, r.total_cases, r.new_cases, r.total_deaths, r.new_deaths
+       FROM ${this.commits} c JOIN ${this.table} r ON r.change_set = c.change_set
+       WHERE ${where}`,
+      params,
+    );
+    return rows.map((row) => ({ ...toRevision(row), seq: Number(row.seq) }));
   }
 }

@@ -1,8 +1,9 @@
-import { FieldProblem } from '@app/common';
+import { FieldProblem, parseInstant } from '@app/common';
 import { ValidationArguments, ValidationError, registerDecorator } from 'class-validator';
 import { checkApiDate, checkCount, checkCountryName, checkFiniteNumber } from './record-rules';
 import { parseAsOf } from '../history/as-of';
 import { decodeCursor } from '../list-cursor';
+import { decodeChangeCursor } from '../history/change-cursor';
 import { LIST_FORMATS, isListFormat } from '../list-format';
 
 type Rule = (value: unknown, field: string) => FieldProblem | undefined;
@@ -100,5 +101,31 @@ export function IsListCursor() {
 export function IsAsOf() {
   return ruleDecorator('isAsOf', (value, field) =>
     parseAsOf(value) === undefined ? { field, problem: 'not-an-instant' } : undefined,
+  );
+}
+
+/** An integer in [min, max]; query and path strings are converted before this runs. */
+export function IsIntegerInRange(min: number, max: number) {
+  return ruleDecorator('isIntegerInRange', (value, field) =>
+    typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max
+      ? undefined
+      : { field, problem: 'not-an-integer-in-range', min, max },
+  );
+}
+
+/**
+ * An ISO 8601 date or date-time (`parseInstant`). Not whether it is past: checked per request
+ * (`SeriesService.changes`), as for `as_of`.
+ */
+export function IsInstant() {
+  return ruleDecorator('isInstant', (value, field) =>
+    parseInstant(value) === undefined ? { field, problem: 'not-an-instant' } : undefined,
+  );
+}
+
+/** A cursor this API wrote in the change feed (its `after`). */
+export function IsChangeCursor() {
+  return ruleDecorator('isChangeCursor', (value, field) =>
+    decodeChangeCursor(value) ? undefined : { field, problem: 'not-a-cursor' },
   );
 }

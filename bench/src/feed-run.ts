@@ -1,0 +1,87 @@
+import { Agent } from 'node:http';
+import { ReadLatencies, readLatencies, timedGet } from './fairness-run';
+import { ServerProcess } from './server-process';
+
+/** A page of the change feed at the end of the feed the bench's imports made. */
+export interface FeedPageStats extends ReadLatencies {
+  /** Changes in the feed when the page was timed. */
+  feedChanges: number;
+  /** Changes in the page timed. */
+  pageChanges: number;
+  maxP99Ms: number;
+  met: boolean;
+}
+
+const FEED_PATH = '/api/covid/changes';
+const PAGE = 1000;
+const MAX_P99_MS = 25;
+
+interface FeedPage {
+  changes: unknown[];
+  next: string | null;
+}
+
+async function feedPage(server: ServerProcess, auth: Record<string, string>, after?: string) {
+  const query = `?limit=${PAGE}${after ? `&after=${after}` : ''}`;
+  const res = await fetch(`${server.url}${FEED_PATH}${query}`, { headers: auth });
+  if (res.status !== 200) throw new Error(`GET ${FEED_PATH}${query}: ${res.status}`);
+  return (await res.json()) as FeedPage;
+}
+
+/**
+ * Reads the whole COVID feed once, page by page, to find where its last full page starts, then
+ * times that page (the last `PAGE` changes) at a steady rate, one request at a time on a
+ * keep-alive connection: what a partner polling the end of a feed of the import's size waits.
+ */
+export async function runFeedPage(
+  server: ServerProcess,
+  auth: Record<string, string>,
+  { seconds = 10, readsPerSecond = 20 } = {},
+): Promise<FeedPageStats> {
+  let feedChanges = 0;
+  let lastFull: string | undefined;
+  let after: string | undefined;
+  for (;;) {
+    const page = await feedPage(server, auth, after);
+    if (page.next === null) break;
+    feedChanges += page.changes.length;
+    if (page.changes.length === PAGE) lastFull = after;
+    after = page.next;
+  }
+  const url = `${server.url}${FEED_PATH}${lastFull ? `?after=${lastFull}` : ''}`;
+  const pageChanges = (await feedPage(server, auth, lastFull)).changes.length;
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const times: number[] = [];
+  let failedReads = 0;
+  const reads = Math.max(1, Math.round(seconds * readsPerSecond));
+  const started = performance.now();
+  for (let i = 0; i < reads; i++) {
+    const wait = started + (i * 1000) / readsPerSecond - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const { ms, status } = await timedGet(url, auth, agent);
+    times.push(ms);
+    if (status !== 200) failedReads++;
+  }
+  agent.destroy();
+  times.sort((a, b) => a - b);
+  const latencies = readLatencies(times, failedReads, readsPerSecond);
+  return {
+    ...latencies,
+    feedChanges,
+    pageChanges,
+    maxP99Ms: MAX_P99_MS,
+    met: failedReads === 0 && pageChanges === PAGE && latencies.p99Ms < MAX_P99_MS,
+  };
+}
+
+/** The line of the results table's notes. */
+export function formatFeedPage(stats: FeedPageStats): string {
+  const n = (value: number, digits = 0) =>
+    value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return (
+    `Change feed, the last page of ${n(stats.pageChanges)} changes of ${n(stats.feedChanges)}: ` +
+    `${n(stats.reads)} reads at ${stats.readsPerSecond}/s, p50 ${n(stats.p50Ms, 1)} ms, ` +
+    `p99 ${n(stats.p99Ms, 1)} ms, max ${n(stats.maxMs, 1)} ms, ${stats.failedReads} failed — ` +
+    `${stats.met ? 'met' : 'MISSED'} (p99 < ${stats.maxP99Ms} ms)`
+  );
+}
