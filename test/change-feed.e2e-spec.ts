@@ -253,15 +253,15 @@ describe.each(SERIES_KEYS)('change feed of %s', (key) => {
     ],
     [
       'since=yesterday',
-      'since : doit être une date ou une date-heure ISO 8601 (2026-11-26, 2026-11-26T10:00:00Z)',
+      'since : doit être une date AAAA-MM-JJ ou une date-heure ISO 8601 avec fuseau (2026-11-26T10:00:00Z)',
     ],
     [
       'since=2021-02-30',
-      'since : doit être une date ou une date-heure ISO 8601 (2026-11-26, 2026-11-26T10:00:00Z)',
+      'since : doit être une date AAAA-MM-JJ ou une date-heure ISO 8601 avec fuseau (2026-11-26T10:00:00Z)',
     ],
     [
       'since=2021-01-01T10:00:00',
-      'since : doit être une date ou une date-heure ISO 8601 (2026-11-26, 2026-11-26T10:00:00Z)',
+      'since : doit être une date AAAA-MM-JJ ou une date-heure ISO 8601 avec fuseau (2026-11-26T10:00:00Z)',
     ],
     ['since=2999-01-01', 'since : ne doit pas être dans le futur'],
     [
