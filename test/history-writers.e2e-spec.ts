@@ -61,9 +61,10 @@ describe('history of imports', () => {
     const imported = await bed.cli('import', 'covid', url);
     expect(imported.code).toBe(0);
     const added = (await rowsOf(bed.t)).slice(first.length);
+    // One transaction: its new records first, then those it changed.
     expect(added.map((r) => [r.actor, r.kind, r.date, Number(r.total_cases)])).toEqual([
-      [`import:${url}`, 'update', '2024-01-02', 16],
       [`import:${url}`, 'create', '2024-01-03', 20],
+      [`import:${url}`, 'update', '2024-01-02', 16],
     ]);
     expect(added[0].request_id).toMatch(UUID);
     expect(added[0].request_id).not.toBe(first[0].request_id);

@@ -498,27 +498,92 @@ export class SeriesRepository {
         written.set(key, { id: before?.id, values: after });
         changed.push({ key, values: record, kind });
       }
-      for (let start = 0; start < changed.length; start += UPSERT_CHUNK) {
-        // SQLite's statements run synchronously: a turn of the event loop lets a signal in.
-        if (signal) await new Promise((resolve) => setImmediate(resolve));
-        if (signal?.aborted) throw new Error('interrupted');
-        const chunk = changed.slice(start, start + UPSERT_CHUNK).map((c) => c.values);
-        await manager.query(this.upsertSql(chunk.length), chunk.flatMap(upsertParams));
+      if (written.size < changed.length) {
+        // A key written twice: each write keeps the values it wrote.
+        await this.writeChunks(manager, changed, signal);
+        const ids = await this.idsOf(manager, changed, stored);
+        await changes.append(
+          manager,
+          changed.map(({ key, values, kind }) => ({ recordId: ids(key), kind, values })),
+        );
+      } else {
+        // Each record once: its revision is a copy of the row written, made by the database.
+        const creates = changed.filter((c) => c.kind === 'create');
+        const updates = changed.filter((c) => c.kind === 'update');
+        const created = await this.writeCreates(manager, creates, signal);
+        await this.writeChunks(manager, updates, signal);
+        await changes.appendCopies(manager, this.table, 'create', created);
+        const updatedIds = updates.map(({ key }) => Number(stored.get(key)?.id));
+        await changes.appendCopies(manager, this.table, 'update', updatedIds);
       }
-      // The ids of the records created (the others' are known).
-      const created = changed.filter((c) => c.kind === 'create').map((c) => c.values);
-      const ids = created.length ? await this.storedRecords(manager, created) : new Map();
-      const revisions = changed.map(({ key, values, kind }) => {
-        const id = stored.get(key)?.id ?? (ids.get(key) as SeriesRecord | undefined)?.id;
-        if (id === undefined) throw new Error('a record just written was not found again');
-        return { recordId: id, kind, values };
-      });
-      await changes.append(manager, revisions);
       if (signal?.aborted) throw new Error('interrupted');
       await changes.seal(manager);
       return counts;
     };
     return writeTransaction(this.dataSource, work, 'READ COMMITTED');
+  }
+
+  /** Upserts `changes` by chunks; between two, a turn of the event loop lets a signal in. */
+  private async writeChunks(
+    manager: EntityManager,
+    changes: { values: RecordValues }[],
+    signal?: AbortSignal,
+  ): Promise<void> {
+    for (let start = 0; start < changes.length; start += UPSERT_CHUNK) {
+      // SQLite's statements run synchronously: without the pause no signal would get in.
+      if (signal) await new Promise((resolve) => setImmediate(resolve));
+      if (signal?.aborted) throw new Error('interrupted');
+      const chunk = changes.slice(start, start + UPSERT_CHUNK).map((c) => c.values);
+      await manager.query(this.upsertSql(chunk.length), chunk.flatMap(upsertParams));
+    }
+  }
+
+  /**
+   * Inserts new records and answers their ids, in order. SQLite: plain inserts, whose ids follow
+   * the statement's last one (the transaction is the only writer, and ids only grow); MySQL: upserts
+   * (another writer may have created a key meanwhile), then one read of the ids.
+   */
+  private async writeCreates(
+    manager: EntityManager,
+    creates: { key: string; values: RecordValues }[],
+    signal?: AbortSignal,
+  ): Promise<number[]> {
+    if (this.dataSource.options.type === 'mysql') {
+      await this.writeChunks(manager, creates, signal);
+      const ids = await this.idsOf(manager, creates, new Map());
+      return creates.map(({ key }) => ids(key));
+    }
+    const ids: number[] = [];
+    const columns = 'date, country, country_key, total_cases, new_cases, total_deaths, new_deaths';
+    for (let start = 0; start < creates.length; start += UPSERT_CHUNK) {
+      if (signal) await new Promise((resolve) => setImmediate(resolve));
+      if (signal?.aborted) throw new Error('interrupted');
+      const chunk = creates.slice(start, start + UPSERT_CHUNK).map((c) => c.values);
+      const rows = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
+      const last = Number(
+        await manager.query(
+          `INSERT INTO ${this.table} (${columns}) VALUES ${rows}`,
+          chunk.flatMap(upsertParams),
+        ),
+      );
+      for (let id = last - chunk.length + 1; id <= last; id++) ids.push(id);
+    }
+    return ids;
+  }
+
+  /** The id of each key written: stored before, or read once for the records created. */
+  private async idsOf(
+    manager: EntityManager,
+    changes: { key: string; values: RecordValues; kind?: string }[],
+    stored: Map<string, SeriesRecord>,
+  ): Promise<(key: string) => number> {
+    const created = changes.filter((c) => !stored.has(c.key)).map((c) => c.values);
+    const read = created.length ? await this.storedRecords(manager, created) : new Map();
+    return (key) => {
+      const id = stored.get(key)?.id ?? (read.get(key) as SeriesRecord | undefined)?.id;
+      if (id === undefined) throw new Error('a record just written was not found again');
+      return id;
+    };
   }
 
   /**

@@ -54,6 +54,16 @@ export interface ChangeSet {
   /** Epoch milliseconds: the time of every revision appended. */
   readonly at: number;
   append(manager: EntityManager, revisions: NewRevision[]): Promise<void>;
+  /**
+   * Appends, as revisions of `kind`, copies of the rows `ids` of the data table `table` as they
+   * are now (the values a create or an update wrote), copied by the database itself.
+   */
+  appendCopies(
+    manager: EntityManager,
+    table: string,
+    kind: 'create' | 'update',
+    ids: number[],
+  ): Promise<void>;
   seal(manager: EntityManager): Promise<void>;
 }
 
@@ -68,6 +78,24 @@ function newChangeSetKey(): string {
 
 /** Revisions per INSERT statement (13 parameters each: within both drivers' limits). */
 const APPEND_CHUNK = 500;
+
+/** Id ranges per INSERT ... SELECT (two parameters each). */
+const COPY_CHUNK = 1000;
+
+/** `ids` sorted, as [first, last] runs of consecutive ids, `size` runs per chunk. */
+function idRanges(ids: number[], size: number): [number, number][][] {
+  const sorted = [...ids].sort((a, b) => a - b);
+  const runs: [number, number][] = [];
+  for (const id of sorted) {
+    const run = runs[runs.length - 1];
+    if (run && id === run[1] + 1) run[1] = id;
+    else runs.push([id, id]);
+  }
+  const chunks: [number, number][][] = [];
+  for (let start = 0; start < runs.length; start += size)
+    chunks.push(runs.slice(start, start + size));
+  return chunks;
+}
 
 /**
  * How long a gap in the commits' `seq` holds the change feed back. A gap is a commit whose `seq`
@@ -132,6 +160,20 @@ export class RevisionRepository {
         if (sealed) throw new Error('revisions appended to a sealed change set');
         await this.insertRevisions(manager, key, origin, revisions, at);
         appended += revisions.length;
+      },
+      appendCopies: async (manager, table, kind, ids) => {
+        if (sealed) throw new Error('revisions appended to a sealed change set');
+        // Runs of consecutive ids as ranges: an import's new records are mostly one run.
+        for (const chunk of idRanges(ids, COPY_CHUNK)) {
+          await manager.query(
+            `INSERT INTO ${this.table} (record_id, at, actor, request_id, kind, ${VALUE_COLUMNS},
+               country_key, change_set)
+             SELECT id, ?, ?, ?, ?, ${VALUE_COLUMNS}, country_key, ? FROM ${table}
+             WHERE ${chunk.map(() => 'id BETWEEN ? AND ?').join(' OR ')} ORDER BY id`,
+            [at, origin.actor, origin.requestId ?? null, kind, key, ...chunk.flat()],
+          );
+        }
+        appended += ids.length;
       },
       seal: async (manager) => {
         if (sealed) throw new Error('a change set sealed twice');
