@@ -55,13 +55,10 @@ function straddlingFirstChunk(rows: string[]): Buffer {
 
 /** Polls until `output()` tells that the import is writing its records (20 s at most). */
 function writing(output: () => string): Promise<boolean> {
-  return eventually(
-    () => Promise.resolve(/writing \d+ records \(one transaction\)/.test(output())),
-    {
-      everyMs: 5,
-      attempts: 4000,
-    },
-  );
+  return eventually(() => Promise.resolve(/writing .+ \(one transaction\)/.test(output())), {
+    everyMs: 5,
+    attempts: 4000,
+  });
 }
 
 /** The message of an import interrupted by `signal`: nothing of the file was written. */
@@ -280,9 +277,9 @@ describe('admin command line: files that import refuses or stops on', () => {
     expect(hidden).toBeGreaterThanOrEqual(0);
     expect(output.slice(hidden)).toContain('\x1b[?25h\x1b[?7h');
     expect(await tableRows(bed.t.dataSource, 'covid_data')).toEqual([]);
-    expect(output).toContain(
-      'format:    trimmed\r\nrows read: 225171\r\n' +
-        'inserted:  0\r\nupdated:   0\r\nunchanged: 0\r\nskipped:   0\r\n',
+    // MySQL writes as it reads: the signal may stop the reading before the end of the file.
+    expect(output).toMatch(
+      /format: {4}trimmed\r\nrows read: \d+\r\ninserted: {2}0\r\nupdated: {3}0\r\nunchanged: 0\r\nskipped: {3}0\r\n/,
     );
     expect(output.endsWith(`\r\n${interrupted('SIGINT')}\r\n`)).toBe(true);
   });
@@ -350,7 +347,7 @@ describe('admin command line: import seen by API instances that share Redis (RED
       expect(await tableRows(cached.dataSource, 'covid_data')).toEqual([]);
       expect(await tableRows(cached.dataSource, 'covid_revisions')).toEqual([]);
       expect(result.stdout).toMatch(
-        /^format: {4}trimmed\nrows read: 225171\ninserted: {2}0\nupdated: {3}0\nunchanged: 0\nskipped: {3}0\n/,
+        /^format: {4}trimmed\nrows read: \d+\ninserted: {2}0\nupdated: {3}0\nunchanged: 0\nskipped: {3}0\n/,
       );
       const messages = result.stderr.split('\n').filter((l) => !l.startsWith('progress: '));
       expect(messages).toEqual([interrupted(signal), '']);

@@ -141,6 +141,12 @@ describe('history, restore and revert (command line)', () => {
     expect(rows[5]).toMatch(
       /^5 +\S+ +cli:restore +update +2022-03-03 +Restoria +1 \(\+20000\), deaths 86000 \(\+250\)$/,
     );
+    // A day revised downwards prints with its own sign.
+    await write(TOKENS.bob, 'put', `/${id}`, { ...body(1), new_cases: -5 });
+    const revised = await cli('history', 'covid', String(id));
+    expect(revised.stdout.trimEnd().split('\n')[6]).toMatch(
+      /^6 +\S+ +bob +update +2022-03-03 +Restoria +1 \(-5\), deaths 86000 \(\+250\)$/,
+    );
   });
 
   it('refuses what it cannot do with a clear line, changing nothing', async () => {

@@ -5,8 +5,11 @@ export interface ImportProgress {
   invalidRow(line: number, problems: string[]): void;
   message(text: string): void;
   stop(): void;
-  /** The file is read and valid: its `records` are being written, in one transaction. */
-  writing(records: number): void;
+  /**
+   * The records are being written, in one transaction: all `records` of the file once it is read
+   * and valid, or (`streaming`: told at each chunk) as they are read, `records` read so far.
+   */
+  writing(records: number, streaming?: boolean): void;
 }
 
 /** Plain lines otherwise: one every this many rows. */
@@ -16,6 +19,7 @@ export const PLAIN_PROGRESS_ROWS = 50_000;
 export class LineProgress implements ImportProgress {
   private total = 0;
   private nextRows = PLAIN_PROGRESS_ROWS;
+  private toldWriting = false;
 
   constructor(private readonly stream: NodeJS.WritableStream) {}
 
@@ -41,9 +45,10 @@ export class LineProgress implements ImportProgress {
   stop(): void {}
 
   /** Told only of imports long enough to have had progress lines. */
-  writing(records: number): void {
-    if (records < PLAIN_PROGRESS_ROWS) return;
-    this.stream.write(`progress: writing ${records} records (one transaction)\n`);
+  writing(records: number, streaming = false): void {
+    if (records < PLAIN_PROGRESS_ROWS || this.toldWriting) return;
+    this.toldWriting = true;
+    this.stream.write(`progress: ${writingLine(records, streaming)}\n`);
   }
 }
 
@@ -56,3 +61,10 @@ export const QUIET_PROGRESS: ImportProgress = {
   stop: () => undefined,
   writing: () => undefined,
 };
+
+/** What `writing` says: `writing 225171 records (one transaction)`, or as they are read. */
+export function writingLine(records: number, streaming: boolean): string {
+  return streaming
+    ? 'writing the records as they are read (one transaction)'
+    : `writing ${records} records (one transaction)`;
+}

@@ -2,18 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig, InjectConfig } from '@app/config';
-import {
-  ChangeOrigin,
-  RecordValues,
-  SeriesDefinition,
-  SeriesRepository,
-  recordProblems,
-} from '@app/series';
+import { ChangeOrigin, SeriesDefinition, SeriesRepository, recordProblems } from '@app/series';
 import { ImportError } from './import-error';
 import { describeError } from '@app/common';
 import { interruptedBy } from './import-error';
 import { BlankCellFiller, FillCounts } from './blank-cells';
 import { ChangeAnnouncer } from './change-announcer';
+import { BufferedSink, RecordSink, StreamingSink } from './record-sink';
 import { CsvFormat, RowOutcome, SkipReason, detectFormat } from './csv-format';
 import { RecordTooLong, UnreadableHeader, csvRecords } from './csv-records';
 import { checkImportFile } from './file-check';
@@ -128,9 +123,12 @@ export class ImportService {
     summary.filled = filler.counts;
     summary.renamed = places.renamed;
     summary.unrecognised = places.unrecognised;
+    const sink = this.sinkFor(series, origin, progress, signal);
     const rowProblem = (line: number, problems: string[]) => {
       summary.skipped.invalid++;
       progress.invalidRow(line, problems);
+      // Nothing of the file will be written: the transaction under way goes at once.
+      void sink.abandon();
     };
     let bytesRead = 0;
     const rows = csvRecords(
@@ -143,7 +141,6 @@ export class ImportService {
     let format: CsvFormat | undefined;
     let columns = 0;
     let line = 0;
-    const records: RecordValues[] = [];
 
     progress.start(input.size);
     try {
@@ -172,7 +169,7 @@ export class ImportService {
             if (problems.length) rowProblem(line, problems);
             else {
               filler.accept(place.key, date, filled);
-              records.push(values);
+              await sink.add(values, summary.rowsRead);
             }
           }
         }
@@ -190,34 +187,57 @@ export class ImportService {
       progress.stop();
     }
     summary.interrupted = interruptedBy(signal);
-    if (summary.failure || summary.interrupted) return summary;
-    if (!format) throw new ImportError(`${file} is empty (no CSV header)`);
-    if (summary.skipped.invalid > 0) {
-      summary.failure = `${summary.skipped.invalid} invalid row(s) (see their line numbers above); nothing was imported`;
+    const stop = async (failure?: string) => {
+      if (failure) summary.failure = failure;
+      await sink.abandon();
       return summary;
+    };
+    if (summary.failure || summary.interrupted) return stop();
+    if (!format) {
+      await sink.abandon();
+      throw new ImportError(`${file} is empty (no CSV header)`);
+    }
+    if (summary.skipped.invalid > 0) {
+      return stop(
+        `${summary.skipped.invalid} invalid row(s) (see their line numbers above); nothing was imported`,
+      );
     }
     if (await changedSinceOpened(input)) {
-      summary.failure = `${file} was written to while it was imported; nothing was imported`;
-      return summary;
+      return stop(`${file} was written to while it was imported; nothing was imported`);
     }
-    progress.writing(records.length);
-    await this.write(series, records, origin, summary, signal);
+    await this.commit(series, sink, summary, signal);
     return summary;
   }
 
-  /** Writes the file's records in one transaction, and tells the other instances if any changed. */
-  private async write(
+  /**
+   * Where the file's records go. SQLite (one writer): kept until the file is read whole, then
+   * written in one transaction, so that the write lock is held for the writing only. MySQL: written
+   * as they are parsed, in one transaction (the server writes a chunk while the next is parsed;
+   * only the rows written are locked).
+   */
+  private sinkFor(
     series: SeriesDefinition,
-    records: RecordValues[],
     origin: ChangeOrigin,
+    progress: ImportProgress,
+    signal?: AbortSignal,
+  ): RecordSink {
+    const repository = new SeriesRepository(this.dataSource, series);
+    return this.dataSource.options.type === 'mysql'
+      ? new StreamingSink(repository, origin, progress, signal)
+      : new BufferedSink(repository, origin, progress, signal);
+  }
+
+  /** Commits the file's records, and tells the other instances if any changed. */
+  private async commit(
+    series: SeriesDefinition,
+    sink: RecordSink,
     summary: ImportSummary,
     signal?: AbortSignal,
   ): Promise<void> {
-    const repository = new SeriesRepository(this.dataSource, series);
     const announcer = new ChangeAnnouncer(this.config.redisUrl, series.key);
     let counts: WriteCounts | undefined;
     try {
-      counts = await repository.upsertMany(records, origin, signal);
+      counts = await sink.commit();
       Object.assign(summary, counts);
     } catch (error) {
       summary.interrupted = interruptedBy(signal);
@@ -228,7 +248,11 @@ export class ImportService {
       await announcer.finished(counts !== undefined && counts.inserted + counts.updated > 0);
     }
     // Query plans follow the table's new size; a failure keeps the old statistics.
-    if (counts && counts.inserted > 0) await repository.refreshStatistics().catch(() => undefined);
+    if (counts && counts.inserted > 0) {
+      await new SeriesRepository(this.dataSource, series)
+        .refreshStatistics()
+        .catch(() => undefined);
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { SeriesRecordEntity, withDeadline, writeTransaction } from '@app/database';
-import { NewRevision, RevisionRepository } from './history/revision.repository';
+import { ChangeSet, NewRevision, RevisionRepository } from './history/revision.repository';
 import { Row, recordValuesOf, toRecord } from './record-rows';
 
 export { toRecord };
@@ -467,10 +467,39 @@ export class SeriesRepository {
   }
 
   /**
-   * Two reads whatever the size: the stored records of the keys written, then the ids of the
-   * records it created. MySQL runs it at READ COMMITTED: each read sees what other writers have
-   * committed, and no gap locks keep them out of the keys a long import reads (only the rows it
-   * writes stay locked until it commits).
+   * The same as `upsertMany` for records that arrive in chunks (an import's, as its file is
+   * parsed), all in one transaction: on MySQL the server writes one chunk while the next is
+   * parsed. A chunk source that throws rolls everything back. Not run again on a deadlock (the
+   * chunks are gone): the error is the caller's.
+   */
+  async upsertStream(
+    chunks: AsyncIterable<RecordValues[]>,
+    origin: ChangeOrigin,
+    signal?: AbortSignal,
+  ): Promise<UpsertCounts> {
+    let started = false;
+    return writeTransaction(
+      this.dataSource,
+      async (manager) => {
+        if (started) throw new Error('an import transaction cannot be run again');
+        started = true;
+        const changes = this.revisions.changeSet(origin);
+        const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
+        for await (const chunk of chunks) {
+          await this.applyChunk(manager, chunk.map(withCanonicalCountry), changes, counts, signal);
+        }
+        if (signal?.aborted) throw new Error('interrupted');
+        await changes.seal(manager);
+        return counts;
+      },
+      'READ COMMITTED',
+    );
+  }
+
+  /**
+   * MySQL runs it at READ COMMITTED: each read sees what other writers have committed, and no gap
+   * locks keep them out of the keys a long import reads (only the rows it writes stay locked until
+   * it commits).
    */
   private upsertOnce(
     records: RecordValues[],
@@ -480,47 +509,63 @@ export class SeriesRepository {
     const work = async (manager: EntityManager): Promise<UpsertCounts> => {
       const changes = this.revisions.changeSet(origin);
       const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
-      const stored = await this.storedRecords(manager, records);
-      // What each key holds once the records before it are written (a batch may name a key twice).
-      const written = new Map<string, { id?: number; values: string }>();
-      const changed: { key: string; values: RecordValues; kind: 'create' | 'update' }[] = [];
-      for (const record of records) {
-        const key = `${countryKey(record.country)}|${record.date}`;
-        const found = stored.get(key);
-        const before = written.get(key) ?? (found && { id: found.id, values: valuesKey(found) });
-        const after = valuesKey(record);
-        if (before?.values === after) {
-          counts.unchanged++;
-          continue;
-        }
-        const kind = before === undefined ? 'create' : 'update';
-        counts[kind === 'create' ? 'inserted' : 'updated']++;
-        written.set(key, { id: before?.id, values: after });
-        changed.push({ key, values: record, kind });
-      }
-      if (written.size < changed.length) {
-        // A key written twice: each write keeps the values it wrote.
-        await this.writeChunks(manager, changed, signal);
-        const ids = await this.idsOf(manager, changed, stored);
-        await changes.append(
-          manager,
-          changed.map(({ key, values, kind }) => ({ recordId: ids(key), kind, values })),
-        );
-      } else {
-        // Each record once: its revision is a copy of the row written, made by the database.
-        const creates = changed.filter((c) => c.kind === 'create');
-        const updates = changed.filter((c) => c.kind === 'update');
-        const created = await this.writeCreates(manager, creates, signal);
-        await this.writeChunks(manager, updates, signal);
-        await changes.appendCopies(manager, this.table, 'create', created);
-        const updatedIds = updates.map(({ key }) => Number(stored.get(key)?.id));
-        await changes.appendCopies(manager, this.table, 'update', updatedIds);
-      }
+      await this.applyChunk(manager, records, changes, counts, signal);
       if (signal?.aborted) throw new Error('interrupted');
       await changes.seal(manager);
       return counts;
     };
     return writeTransaction(this.dataSource, work, 'READ COMMITTED');
+  }
+
+  /**
+   * Writes what differs from the stored records and appends its revisions to `changes`, adding to
+   * `counts`. Two reads whatever the size: the stored records of the keys written, then (MySQL)
+   * the ids of the records created.
+   */
+  private async applyChunk(
+    manager: EntityManager,
+    records: RecordValues[],
+    changes: ChangeSet,
+    counts: UpsertCounts,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    if (records.length === 0) return;
+    const stored = await this.storedRecords(manager, records);
+    // What each key holds once the records before it are written (a batch may name a key twice).
+    const written = new Map<string, { id?: number; values: string }>();
+    const changed: { key: string; values: RecordValues; kind: 'create' | 'update' }[] = [];
+    for (const record of records) {
+      const key = `${countryKey(record.country)}|${record.date}`;
+      const found = stored.get(key);
+      const before = written.get(key) ?? (found && { id: found.id, values: valuesKey(found) });
+      const after = valuesKey(record);
+      if (before?.values === after) {
+        counts.unchanged++;
+        continue;
+      }
+      const kind = before === undefined ? 'create' : 'update';
+      counts[kind === 'create' ? 'inserted' : 'updated']++;
+      written.set(key, { id: before?.id, values: after });
+      changed.push({ key, values: record, kind });
+    }
+    if (written.size < changed.length) {
+      // A key written twice: each write keeps the values it wrote.
+      await this.writeChunks(manager, changed, signal);
+      const ids = await this.idsOf(manager, changed, stored);
+      await changes.append(
+        manager,
+        changed.map(({ key, values, kind }) => ({ recordId: ids(key), kind, values })),
+      );
+      return;
+    }
+    // Each record once: its revision is a copy of the row written, made by the database.
+    const creates = changed.filter((c) => c.kind === 'create');
+    const updates = changed.filter((c) => c.kind === 'update');
+    const created = await this.writeCreates(manager, creates, signal);
+    await this.writeChunks(manager, updates, signal);
+    await changes.appendCopies(manager, this.table, 'create', created);
+    const updatedIds = updates.map(({ key }) => Number(stored.get(key)?.id));
+    await changes.appendCopies(manager, this.table, 'update', updatedIds);
   }
 
   /** Upserts `changes` by chunks; between two, a turn of the event loop lets a signal in. */

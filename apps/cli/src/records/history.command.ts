@@ -39,7 +39,7 @@ function revisionRows(revisions: StoredRevision[]): string[] {
     r.values?.country ?? '-',
     r.values === null
       ? '-'
-      : `${r.values.total_cases} (+${r.values.new_cases}), deaths ${r.values.total_deaths} (+${r.values.new_deaths})`,
+      : `${r.values.total_cases} (${signed(r.values.new_cases)}), deaths ${r.values.total_deaths} (${signed(r.values.new_deaths)})`,
   ]);
   return textTable([[...header.slice(0, 6), 'FIGURES'], ...rows]);
 }
@@ -124,4 +124,9 @@ export function historyCommands(): Command[] {
     });
 
   return [history, restore, revert];
+}
+
+/** A daily figure with its sign: `+5`, `-5` (sources revise past days downwards), `+0`. */
+function signed(value: number): string {
+  return value < 0 ? String(value) : `+${value}`;
 }

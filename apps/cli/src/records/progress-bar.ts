@@ -1,5 +1,5 @@
 import { SingleBar } from 'cli-progress';
-import { ImportProgress, LineProgress } from '@app/importer';
+import { ImportProgress, LineProgress, writingLine } from '@app/importer';
 
 /** A progress bar on a terminal, plain periodic lines otherwise (logs, pipes, CI). */
 export function createProgress(stream: NodeJS.WriteStream = process.stderr): ImportProgress {
@@ -8,6 +8,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr): Imp
 
 class BarProgress implements ImportProgress {
   private readonly bar: SingleBar;
+  private toldWriting = false;
 
   constructor(private readonly stream: NodeJS.WriteStream) {
     this.bar = new SingleBar({
@@ -41,7 +42,10 @@ class BarProgress implements ImportProgress {
     this.bar.stop();
   }
 
-  writing(records: number): void {
-    this.stream.write(`writing ${records} records (one transaction)\n`);
+  writing(records: number, streaming = false): void {
+    if (this.toldWriting) return;
+    this.toldWriting = true;
+    if (streaming) this.message(writingLine(records, streaming));
+    else this.stream.write(`${writingLine(records, streaming)}\n`);
   }
 }
