@@ -204,7 +204,7 @@ export function formatResult(result: BenchResult): string {
 
 function formatSyncWrites(w: WriteLatencies): string {
   return (
-    `Writes during the same sync: ${num(w.writes)} POSTs at ${w.writesPerSecond}/s, p50 ${num(w.p50Ms, 1)} ms, ` +
+    `Writes during another sync: ${num(w.writes)} POSTs at ${w.writesPerSecond}/s, p50 ${num(w.p50Ms, 1)} ms, ` +
     `p99 ${num(w.p99Ms, 1)} ms, max ${num(w.maxMs, 1)} ms, ${w.unavailable} answered 503, ${w.failed} failed — ` +
     `${w.met ? 'met' : 'MISSED'} (p99 < ${w.maxP99Ms} ms, no 503)`
   );

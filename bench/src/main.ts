@@ -215,6 +215,18 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       SYNC_READS,
       resolve(options.apiMain),
     );
+    log(
+      'writes (POST at 20/s) while the scheduled sync imports the COVID file into an empty store',
+    );
+    const syncWrites = await runSyncReads(
+      db,
+      options.port + 2,
+      [],
+      resolve(options.apiMain),
+      0,
+      20,
+    );
+    syncReads.writes = syncWrites.writes;
 
     log(`POST ${CREATE_PATH}`);
     const bodies = createBodies();

@@ -548,17 +548,27 @@ export class SeriesRepository {
       written.set(key, { id: before?.id, values: after });
       changed.push({ key, values: record, kind });
     }
-    if (written.size < changed.length) {
-      // A key written twice: each write keeps the values it wrote.
+    if (written.size < changed.length || this.dataSource.options.type === 'mysql') {
+      // A key written twice: each write keeps the values it wrote. MySQL: an INSERT ... SELECT
+      // takes InnoDB's table-level AUTO-INC lock for the whole statement (innodb_autoinc_lock_mode
+      // 1), which held every API write's revision back while an import ran.
       await this.writeChunks(manager, changed, signal);
       const ids = await this.idsOf(manager, changed, stored);
+      // As on SQLite, new records first, unless a key comes twice (then in the input's order).
+      const ordered =
+        written.size < changed.length
+          ? changed
+          : [
+              ...changed.filter((c) => c.kind === 'create'),
+              ...changed.filter((c) => c.kind === 'update'),
+            ];
       await changes.append(
         manager,
-        changed.map(({ key, values, kind }) => ({ recordId: ids(key), kind, values })),
+        ordered.map(({ key, values, kind }) => ({ recordId: ids(key), kind, values })),
       );
       return;
     }
-    // Each record once: its revision is a copy of the row written, made by the database.
+    // SQLite, each record once: its revision is a copy of the row written, made by the database.
     const creates = changed.filter((c) => c.kind === 'create');
     const updates = changed.filter((c) => c.kind === 'update');
     const created = await this.writeCreates(manager, creates, signal);
