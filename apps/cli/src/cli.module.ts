@@ -6,6 +6,9 @@ import { ExportService } from './records/export.service';
 import { RecordHistoryService } from './records/record-history.service';
 import { TokenAdminService } from './tokens/token-admin.service';
 
+/** Beyond InnoDB's default lock wait (50 s), so that a lock wait fails with the server's message. */
+const CLI_QUERY_TIMEOUT_MS = 60_000;
+
 /** The admin command line's services, on the API's configuration and database (migrations run). */
 @Module({})
 export class CliModule {
@@ -14,7 +17,12 @@ export class CliModule {
       module: CliModule,
       imports: [
         AppConfigModule.forRoot(config),
-        DatabaseModule.forRoot(config.db, { retryAttempts: 1 }),
+        // An import's one transaction may wait for another's until it commits (MySQL: its row
+        // locks; SQLite: the write lock): longer than DB_TIMEOUT_MS, which bounds API requests.
+        DatabaseModule.forRoot(config.db, {
+          retryAttempts: 1,
+          queryTimeoutMs: CLI_QUERY_TIMEOUT_MS,
+        }),
         ImporterModule,
       ],
       providers: [ApiTokenRepository, TokenAdminService, ExportService, RecordHistoryService],

@@ -13,7 +13,10 @@ import { MIGRATIONS } from './migrations';
 export const DEFAULT_POOL_SIZE = 10;
 
 /** TypeORM options for either driver. `synchronize` is never on: the schema comes from migrations. */
-export function buildDataSourceOptions(db: DatabaseConfig): DataSourceOptions {
+export function buildDataSourceOptions(
+  db: DatabaseConfig,
+  queryTimeoutMs = db.timeoutMs,
+): DataSourceOptions {
   const common = {
     entities: ENTITIES,
     migrations: MIGRATIONS,
@@ -40,7 +43,7 @@ export function buildDataSourceOptions(db: DatabaseConfig): DataSourceOptions {
       // Every query gets a deadline: a database that hangs (paused, network black hole) makes
       // requests fail with PROTOCOL_SEQUENCE_TIMEOUT (503) instead of waiting forever.
       enableQueryTimeout: true,
-      maxQueryExecutionTime: db.timeoutMs,
+      maxQueryExecutionTime: queryTimeoutMs,
       poolSize: db.poolSize ?? DEFAULT_POOL_SIZE,
       extra: {
         // Fail fast instead of queueing forever when the database is gone.
@@ -56,7 +59,7 @@ export function buildDataSourceOptions(db: DatabaseConfig): DataSourceOptions {
     type: 'better-sqlite3',
     database: db.path,
     enableWAL: db.path !== ':memory:',
-    timeout: db.timeoutMs,
+    timeout: queryTimeoutMs,
     prepareDatabase: (sqlite: { pragma: (sql: string) => unknown }) => {
       sqlite.pragma('synchronous = NORMAL');
       sqlite.pragma('foreign_keys = ON');

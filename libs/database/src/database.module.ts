@@ -8,14 +8,21 @@ import { openMigratedDataSource } from './run-migrations';
 /** The TypeORM connection for either driver; pending migrations run before the app serves. */
 @Module({})
 export class DatabaseModule {
-  /** `retryAttempts`: connection attempts before giving up (the admin command line fails fast). */
-  static forRoot(db: DatabaseConfig, { retryAttempts = 10 } = {}): DynamicModule {
+  /**
+   * `retryAttempts`: connection attempts before giving up (the admin command line fails fast).
+   * `queryTimeoutMs`: the deadline of a MySQL query, or of SQLite's wait for its write lock
+   * (`DB_TIMEOUT_MS` unless given).
+   */
+  static forRoot(
+    db: DatabaseConfig,
+    { retryAttempts = 10, queryTimeoutMs = db.timeoutMs } = {},
+  ): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => ({
-            ...buildDataSourceOptions(db),
+            ...buildDataSourceOptions(db, queryTimeoutMs),
             retryAttempts,
             retryDelay: 3000,
           }),
