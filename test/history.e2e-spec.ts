@@ -135,6 +135,35 @@ describe.each(SERIES_KEYS)('history of %s records', (key) => {
     expect(((await history(id)).body as Revision[]).map((r) => r.change)).toEqual(['create']);
   });
 
+  it('keeps no record whose revision could not be written, and writes on afterwards', async () => {
+    // The commit row is a create's last statement: make it fail once the record and its revision
+    // are written, then check that neither stays, nor is committed by the connection's next use.
+    const commits = `${key}_revision_commits`;
+    const before = (await revisionRows()).length;
+    await t.dataSource.query(`ALTER TABLE ${commits} RENAME TO ${commits}_away`);
+    let failed;
+    try {
+      failed = await t.http
+        .post(`/api/${key}/data`)
+        .set(t.auth())
+        .send(recordBody({ country: 'Ecuador', date: '2021-05-03' }));
+    } finally {
+      await t.dataSource.query(`ALTER TABLE ${commits}_away RENAME TO ${commits}`);
+    }
+    expect(failed.status).toBe(500);
+    // More writes than the pool has connections: each would commit what a failed one left open.
+    for (let day = 10; day < 22; day++) {
+      const res = await t.http
+        .post(`/api/${key}/data`)
+        .set(t.auth())
+        .send(recordBody({ country: 'Bolivia', date: `2021-05-${day}` }));
+      expect(res.status).toBe(201);
+    }
+    const ecuador = await t.http.get(`/api/${key}/data?country=Ecuador`).set(t.auth());
+    expect(ecuador.body).toEqual([]);
+    expect((await revisionRows()).length).toBe(before + 12);
+  });
+
   it('appends one revision per record a bulk write creates or changes', async () => {
     const day = (date: string, total_cases: number) =>
       recordBody({ country: 'Bulkland', date, total_cases });

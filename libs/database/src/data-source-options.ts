@@ -50,6 +50,8 @@ export function buildDataSourceOptions(
         queueLimit: 200,
         enableKeepAlive: true,
         decimalNumbers: true,
+        // writeBatch sends a write transaction in one round trip; every query binds its values.
+        multipleStatements: true,
       },
     };
   }

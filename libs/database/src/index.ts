@@ -11,3 +11,4 @@ export * from './discard-stuck-connections';
 export * from './database-logger';
 export * from './database-deadline';
 export * from './write-transaction';
+export * from './write-batch';

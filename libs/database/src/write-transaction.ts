@@ -45,16 +45,9 @@ export async function writeTransaction<T>(
   isolation?: 'READ COMMITTED',
 ): Promise<T> {
   if (dataSource.options.type === 'mysql') {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await (isolation
-          ? dataSource.transaction(isolation, work)
-          : dataSource.transaction(work));
-      } catch (error) {
-        if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-      }
-    }
+    return retryDeadlocks(() =>
+      isolation ? dataSource.transaction(isolation, work) : dataSource.transaction(work),
+    );
   }
   return exclusiveWrite(dataSource, async () => {
     const runner = dataSource.createQueryRunner();
@@ -74,6 +67,21 @@ export async function writeTransaction<T>(
       await runner.release();
     }
   });
+}
+
+/**
+ * Runs a MySQL transaction again when InnoDB picked it as a deadlock's victim (it rolled it back
+ * whole), a few times, after a short random pause, as InnoDB's error asks.
+ */
+export async function retryDeadlocks<T>(transaction: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction();
+    } catch (error) {
+      if (!isDeadlock(error) || attempt >= DEADLOCK_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
 }
 
 /** The connection's busy timeout (`DB_TIMEOUT_MS`), in ms. */

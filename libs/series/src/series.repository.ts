@@ -1,5 +1,11 @@
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { SeriesRecordEntity, withDeadline, writeTransaction } from '@app/database';
+import {
+  SeriesRecordEntity,
+  lastInsertIdSql,
+  withDeadline,
+  writeBatch,
+  writeTransaction,
+} from '@app/database';
 import { ChangeSet, NewRevision, RevisionRepository } from './history/revision.repository';
 import { Row, recordValuesOf, toRecord } from './record-rows';
 
@@ -23,6 +29,10 @@ const UPSERT_CHUNK = 1000;
 const IN_LIMIT = 500;
 
 const COLUMNS = 'id, date, country, total_cases, new_cases, total_deaths, new_deaths';
+
+/** The columns of a new record, in the order of `upsertParams`. */
+const INSERT_COLUMNS =
+  'date, country, country_key, total_cases, new_cases, total_deaths, new_deaths';
 
 function toDaily(row: Row): DailyValues {
   return {
@@ -329,20 +339,25 @@ export class SeriesRepository {
     }
   }
 
-  /** A new record and its `create` revision, in one transaction. */
+  /** A new record and its `create` revision, in one transaction (one round trip on MySQL). */
   async insert(given: RecordValues, origin: ChangeOrigin): Promise<number> {
     const values = withCanonicalCountry(given);
-    return withDeadline(
-      writeTransaction(this.dataSource, async (manager) => {
-        const result = await manager.insert(this.records.target, toEntity(values));
-        const id = Number(result.identifiers[0].id);
-        const changes = this.revisions.changeSet(origin);
-        await changes.append(manager, [{ recordId: id, kind: 'create', values }]);
-        await changes.seal(manager);
-        return id;
-      }),
+    const [id] = await withDeadline(
+      writeBatch(this.dataSource, [
+        {
+          sql: `INSERT INTO ${this.table} (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          params: upsertParams(values),
+        },
+        ...this.revisions.singleChangeStatements(origin, {
+          recordIdSql: lastInsertIdSql(this.dataSource),
+          kind: 'create',
+          values,
+        }),
+      ]),
       this.deadlineMs,
     );
+    if (id === undefined) throw new Error('the database answered no id for a new record');
+    return id;
   }
 
   /**
@@ -609,7 +624,6 @@ export class SeriesRepository {
       return creates.map(({ key }) => ids(key));
     }
     const ids: number[] = [];
-    const columns = 'date, country, country_key, total_cases, new_cases, total_deaths, new_deaths';
     for (let start = 0; start < creates.length; start += UPSERT_CHUNK) {
       if (signal) await new Promise((resolve) => setImmediate(resolve));
       if (signal?.aborted) throw new Error('interrupted');
@@ -617,7 +631,7 @@ export class SeriesRepository {
       const rows = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
       const last = Number(
         await manager.query(
-          `INSERT INTO ${this.table} (${columns}) VALUES ${rows}`,
+          `INSERT INTO ${this.table} (${INSERT_COLUMNS}) VALUES ${rows}`,
           chunk.flatMap(upsertParams),
         ),
       );
@@ -674,14 +688,13 @@ export class SeriesRepository {
   }
 
   private upsertSql(count: number): string {
-    const columns = 'date, country, country_key, total_cases, new_cases, total_deaths, new_deaths';
     const values = Array.from({ length: count }, () => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
     const updates = ['country', 'total_cases', 'new_cases', 'total_deaths', 'new_deaths'];
     const conflict =
       this.dataSource.options.type === 'mysql'
         ? `ON DUPLICATE KEY UPDATE ${updates.map((c) => `${c} = VALUES(${c})`).join(', ')}`
         : `ON CONFLICT (country_key, date) DO UPDATE SET ${updates.map((c) => `${c} = excluded.${c}`).join(', ')}`;
-    return `INSERT INTO ${this.table} (${columns}) VALUES ${values} ${conflict}`;
+    return `INSERT INTO ${this.table} (${INSERT_COLUMNS}) VALUES ${values} ${conflict}`;
   }
 }
 

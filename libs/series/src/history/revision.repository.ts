@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { countryKey } from '@app/common';
-import { withDeadline } from '@app/database';
+import { SqlStatement, withDeadline } from '@app/database';
 import { Row, recordValuesOf } from '../record-rows';
 import { ChangeOrigin, RecordValues, SeriesDefinition } from '../series.types';
 
@@ -180,10 +180,7 @@ export class RevisionRepository {
         sealed = true;
         // A write that changed nothing leaves no commit: the feed only walks commits with revisions.
         if (appended === 0) return;
-        await manager.query(
-          `INSERT INTO ${this.commits} (change_set, at, revisions) VALUES (?, ?, ?)`,
-          [key, Date.now(), appended],
-        );
+        await manager.query(this.commitInsertSql, [key, Date.now(), appended]);
       },
     };
   }
@@ -197,27 +194,62 @@ export class RevisionRepository {
   ): Promise<void> {
     for (let start = 0; start < revisions.length; start += APPEND_CHUNK) {
       const chunk = revisions.slice(start, start + APPEND_CHUNK);
-      const placeholders = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
-      await manager.query(
-        `INSERT INTO ${this.table} (record_id, at, actor, request_id, kind, ${VALUE_COLUMNS},
-           country_key, change_set) VALUES ${placeholders}`,
-        chunk.flatMap(({ recordId, kind, values }) => [
-          recordId,
-          at,
-          origin.actor,
-          origin.requestId ?? null,
-          kind,
-          values?.date ?? null,
-          values?.country ?? null,
-          values?.total_cases ?? null,
-          values?.new_cases ?? null,
-          values?.total_deaths ?? null,
-          values?.new_deaths ?? null,
-          values === null ? null : countryKey(values.country),
-          changeSet,
-        ]),
-      );
+      const { sql, params } = this.revisionsInsert(changeSet, origin, at, chunk);
+      await manager.query(sql, params);
     }
+  }
+
+  /**
+   * One revision as a change set of its own, sealed, as statements for `writeBatch`: the revision,
+   * then its commit row (the transaction's last statement, as `seal` requires). `recordIdSql`:
+   * the record's id as SQL, where the batch creates the record (`lastInsertIdSql`).
+   */
+  singleChangeStatements(
+    origin: ChangeOrigin,
+    revision: NewRevision | (Omit<NewRevision, 'recordId'> & { recordIdSql: string }),
+  ): SqlStatement[] {
+    const key = newChangeSetKey();
+    const at = Date.now();
+    const recordIdSql = 'recordIdSql' in revision ? revision.recordIdSql : undefined;
+    const stored = { recordId: 'recordId' in revision ? revision.recordId : 0, ...revision };
+    return [
+      this.revisionsInsert(key, origin, at, [stored], recordIdSql),
+      { sql: this.commitInsertSql, params: [key, at, 1] },
+    ];
+  }
+
+  private get commitInsertSql(): string {
+    return `INSERT INTO ${this.commits} (change_set, at, revisions) VALUES (?, ?, ?)`;
+  }
+
+  /** The INSERT of `revisions`; `recordIdSql` stands for the record id of each, if given. */
+  private revisionsInsert(
+    changeSet: string,
+    origin: ChangeOrigin,
+    at: number,
+    revisions: NewRevision[],
+    recordIdSql?: string,
+  ): SqlStatement {
+    const row = `(${recordIdSql ?? '?'}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+    return {
+      sql: `INSERT INTO ${this.table} (record_id, at, actor, request_id, kind, ${VALUE_COLUMNS},
+         country_key, change_set) VALUES ${revisions.map(() => row).join(', ')}`,
+      params: revisions.flatMap(({ recordId, kind, values }) => [
+        ...(recordIdSql ? [] : [recordId]),
+        at,
+        origin.actor,
+        origin.requestId ?? null,
+        kind,
+        values?.date ?? null,
+        values?.country ?? null,
+        values?.total_cases ?? null,
+        values?.new_cases ?? null,
+        values?.total_deaths ?? null,
+        values?.new_deaths ?? null,
+        values === null ? null : countryKey(values.country),
+        changeSet,
+      ]),
+    };
   }
 
   /** The records that `actor` changed at `since` (epoch ms) or later, by id. */
