@@ -45,6 +45,66 @@ describe('ReadCache', () => {
   });
 });
 
+describe('ReadCache, once an answer expires', () => {
+  const expire = () => new Promise((resolve) => setTimeout(resolve, 30));
+  /** A query answered when the test says. */
+  const deferred = <T>() => {
+    let answer!: (value: T) => void;
+    let fail!: (error: Error) => void;
+    const promise = new Promise<T>((resolve, reject) => {
+      answer = resolve;
+      fail = reject;
+    });
+    return { promise, answer, fail, load: jest.fn(() => promise) };
+  };
+
+  it('serves it while one query reads it again, then serves the new answer', async () => {
+    const cache = new ReadCache(20);
+    await cache.get('k', () => Promise.resolve('a'));
+    await expire();
+    const again = deferred<string>();
+    expect(await cache.get('k', again.load)).toBe('a');
+    expect(await cache.get('k', again.load)).toBe('a');
+    expect(again.load).toHaveBeenCalledTimes(1);
+    again.answer('b');
+    await again.promise;
+    expect(await cache.get('k', () => Promise.resolve('c'))).toBe('b');
+  });
+
+  it('after invalidate(), makes callers wait for a new query, and drops one started before', async () => {
+    const cache = new ReadCache(20);
+    await cache.get('k', () => Promise.resolve('a'));
+    await expire();
+    const before = deferred<string>();
+    expect(await cache.get('k', before.load)).toBe('a');
+    cache.invalidate();
+    expect(await cache.get('k', () => Promise.resolve('c'))).toBe('c');
+    before.answer('b');
+    await before.promise;
+    expect(await cache.get('k', () => Promise.resolve('d'))).toBe('c');
+  });
+
+  it('drops it when the new query fails', async () => {
+    const cache = new ReadCache(20);
+    await cache.get('k', () => Promise.resolve('a'));
+    await expire();
+    const failing = deferred<string>();
+    expect(await cache.get('k', failing.load)).toBe('a');
+    failing.fail(new Error('down'));
+    await failing.promise.catch(() => undefined);
+    expect(await cache.get('k', () => Promise.resolve('up'))).toBe('up');
+  });
+
+  it('tells callers that the answer it serves is no longer held', async () => {
+    const cache = new ReadCache(20);
+    await cache.get('k', () => Promise.resolve('a'));
+    await expire();
+    const stale = await cache.getCached('k', () => new Promise<string>(() => undefined));
+    expect(stale.value).toBe('a');
+    expect(stale.isCurrent()).toBe(false);
+  });
+});
+
 describe('ReadCache.getCached', () => {
   it('tells whether the cache still holds the value: until invalidate()', async () => {
     const cache = new ReadCache(60_000);

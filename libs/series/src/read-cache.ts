@@ -1,6 +1,10 @@
 interface Entry {
   expires: number;
   value: Promise<unknown>;
+  /** The value has been read (a failed query is dropped instead). */
+  ready: boolean;
+  /** Reading the value again has started, once expired. */
+  refreshing: boolean;
 }
 
 /**
@@ -43,10 +47,13 @@ export interface ReadCacheCounters {
 }
 
 /**
- * Answers of read queries, kept at most `ttlMs` (counted from the start of the query) and dropped
- * at once by `invalidate()`, which every write of this instance calls after it commits, and which
+ * Answers of read queries, kept `ttlMs` (counted from the start of the query) and dropped at once
+ * by `invalidate()`, which every write of this instance calls after it commits, and which
  * announcements of other instances' writes and CLI imports call too (`REDIS_URL`). Without Redis,
- * those show up here within `ttlMs` plus one query time.
+ * those show up here within `ttlMs` plus one query time: an expired answer is read again by the
+ * first caller after it expires, and served meanwhile (an answer dropped by `invalidate()` is not:
+ * its callers wait for the new one). Readers then never wait for the periodic reads, which can be
+ * slow while a long import transaction is open on MySQL.
  * Concurrent misses of one key share a single query; failed queries are not kept. `ttlMs <= 0`
  * turns the cache off.
  */
@@ -76,26 +83,54 @@ export class ReadCache {
     this.entries.clear();
   }
 
-  /** The entry of `key`, loaded now if missing or expired; undefined when the cache is off. */
+  /**
+   * The entry of `key`: held, loaded now if missing, or, if expired, the expired one while it is
+   * read again (see the class); undefined when the cache is off.
+   */
   private entry(key: string, load: () => Promise<unknown>): Entry | undefined {
     if (this.ttlMs <= 0) {
       this.counts.misses++;
       return undefined;
     }
     const now = Date.now();
-    const hit = this.entries.get(key);
-    if (hit && hit.expires > now) {
+    const held = this.entries.get(key);
+    if (held && (held.expires > now || held.refreshing)) {
       this.counts.hits++;
-      return hit;
+      return held;
     }
     this.counts.misses++;
-    const value = load();
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    const entry = { expires: now + this.ttlMs, value };
-    this.entries.set(key, entry);
-    value.catch(() => {
-      if (this.entries.get(key) === entry) this.entries.delete(key);
-    });
+    if (held?.ready) {
+      held.refreshing = true;
+      this.load(key, load, now, held);
+      return held;
+    }
+    return this.load(key, load, now);
+  }
+
+  /** Reads `key` into a new entry, in place of `expired` (kept until then) if given. */
+  private load(key: string, load: () => Promise<unknown>, now: number, expired?: Entry): Entry {
+    const entry: Entry = {
+      expires: now + this.ttlMs,
+      value: load(),
+      ready: false,
+      refreshing: false,
+    };
+    if (!expired) this.set(key, entry);
+    entry.value.then(
+      () => {
+        entry.ready = true;
+        // Unless invalidated meanwhile: a write committed, this read may predate it.
+        if (expired && this.entries.get(key) === expired) this.set(key, entry);
+      },
+      () => {
+        if (this.entries.get(key) === (expired ?? entry)) this.entries.delete(key);
+      },
+    );
     return entry;
+  }
+
+  private set(key: string, entry: Entry): void {
+    if (this.entries.size >= this.maxEntries && !this.entries.has(key)) this.entries.clear();
+    this.entries.set(key, entry);
   }
 }
