@@ -239,6 +239,14 @@ export class ImportService {
     try {
       counts = await sink.commit();
       Object.assign(summary, counts);
+      // Query plans follow the table's new size before any cache is rebuilt on it (the
+      // announcement): with the old statistics, the first reads would be many times slower.
+      // A failure keeps the old statistics.
+      if (counts.inserted > 0) {
+        await new SeriesRepository(this.dataSource, series)
+          .refreshStatistics()
+          .catch(() => undefined);
+      }
     } catch (error) {
       summary.interrupted = interruptedBy(signal);
       if (!summary.interrupted) {
@@ -246,12 +254,6 @@ export class ImportService {
       }
     } finally {
       await announcer.finished(counts !== undefined && counts.inserted + counts.updated > 0);
-    }
-    // Query plans follow the table's new size; a failure keeps the old statistics.
-    if (counts && counts.inserted > 0) {
-      await new SeriesRepository(this.dataSource, series)
-        .refreshStatistics()
-        .catch(() => undefined);
     }
   }
 }
