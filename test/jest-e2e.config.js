@@ -3,41 +3,13 @@
  * MariaDB/MySQL (a throw-away database per test file); the default is an SQLite file per file.
  */
 /**
- * The slow layer (`npm run test:slow`): suites that start the built API or CLI as child processes,
- * drive a browser, load the server, cut the database off or run property-based fuzzing. The fast
- * layer (`npm run test:fast`) is everything else; `npm test` runs both.
+ * The layers are folders: `test/slow/` holds the suites that start the built API or CLI as child
+ * processes, drive a browser, load the server, cut the database off or fuzz (`npm run test:slow`);
+ * the fast layer (`npm run test:fast`) is everything else, `test/fast/` and the unit specs beside
+ * their code in `apps/` and `libs/`. `npm test` runs both.
  */
-const SLOW_SUITES = [
-  'api-docs-ui',
-  'cli-data',
-  'cli-database-path',
-  'cli-import-files',
-  'cli-tokens',
-  'client-budgets',
-  'concurrent-writers',
-  'countries',
-  'dashboard',
-  'database-outage',
-  'docker-compose',
-  'fuzz',
-  'graceful-shutdown',
-  'health',
-  'history-restore',
-  'history-writers',
-  'http-caching',
-  'import-formats',
-  'import-statistics',
-  'import-url',
-  'load-balancer',
-  'openapi-client',
-  'overload',
-  'races',
-  'several-instances',
-  'startup',
-  'sync-instances',
-  'trusted-proxy',
-];
-const SLOW = `/test/(${SLOW_SUITES.join('|')})\\.e2e-spec\\.ts$`;
+const SPEC = '\\.(e2e-)?spec\\.ts$';
+const SLOW = `/test/slow/.*${SPEC}`;
 const LAYER = process.env.TEST_LAYER ?? 'all';
 if (!['all', 'fast', 'slow'].includes(LAYER))
   throw new Error(`TEST_LAYER: all, fast or slow, not ${LAYER}`);
@@ -55,8 +27,8 @@ const swcOptions = {
 module.exports = {
   rootDir: '..',
   testEnvironment: 'node',
-  testRegex: LAYER === 'slow' ? SLOW : '(test|libs|apps)/.*\\.(e2e-)?spec\\.ts$',
-  testPathIgnorePatterns: LAYER === 'fast' ? ['/node_modules/', SLOW] : ['/node_modules/'],
+  testRegex: LAYER === 'slow' ? SLOW : `(test|libs|apps)/.*${SPEC}`,
+  testPathIgnorePatterns: LAYER === 'fast' ? ['/node_modules/', '/test/slow/'] : ['/node_modules/'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', swcOptions],
     // ES-module-only dependencies (content-disposition, under @fastify/static that serves the

@@ -6,7 +6,8 @@ import { executionAsyncResource } from 'node:async_hooks';
  * form for good, and every request then costs more CPU (decision 0004; `bench:compare` still shows
  * it). No async hook is enabled for this: enabling one, even briefly, slows every promise for good.
  * Imported first by `main.ts`, so that the object exists before the first full GC;
- * `test/tick-object-pin.spec.ts` says so should a later Node run ticks in another resource.
+ * `test/fast/operations/tick-object-pin.spec.ts` says so should a later Node run ticks in another
+ * resource.
  */
 let pinned: object | undefined;
 

@@ -1,0 +1,92 @@
+import { ApiError, MESSAGES } from '@app/common';
+import { DatabaseDeadlineError } from '@app/database';
+import { ReadCache } from './read-cache';
+import { SeriesRepository } from './series.repository';
+import { SeriesService } from './series.service';
+import { COVID_SERIES } from './series.types';
+
+/**
+ * When SeriesService drops its cached reads around a write. The repository is a stub: these
+ * outcomes (a write that runs out of time and commits later, a record deleted between two
+ * queries) cannot be produced on purpose through a real database.
+ */
+describe('SeriesService writes and the read cache', () => {
+  const body = {
+    date: '2021-01-01',
+    country: 'Chile',
+    total_cases: 1,
+    new_cases: 1,
+    total_deaths: 0,
+    new_deaths: 0,
+  };
+  const origin = { actor: 'alice', requestId: 'req-1' };
+
+  function serviceWith(repository: Partial<SeriesRepository>) {
+    const cache = new ReadCache(3_600_000);
+    let announced = 0;
+    const service = new SeriesService(COVID_SERIES, repository as SeriesRepository, {
+      cache,
+      written: () => announced++,
+    });
+    let loads = 0;
+    /** Reads through the cache: the count goes up only when the cache was dropped. */
+    const read = () => cache.get('k', () => Promise.resolve(++loads));
+    return { service, read, announced: () => announced };
+  }
+
+  it('drops the cache once a write succeeded', async () => {
+    const { service, read, announced } = serviceWith({ insert: () => Promise.resolve(7) });
+    expect(await read()).toBe(1);
+    expect(await service.create(body, origin)).toBe(7);
+    expect(await read()).toBe(2);
+    expect(announced()).toBe(1);
+  });
+
+  it('keeps it when the write was refused (409, 404): nothing changed', async () => {
+    const duplicate = Object.assign(new Error('dup'), { code: 'SQLITE_CONSTRAINT_UNIQUE' });
+    const { service, read, announced } = serviceWith({
+      insert: () => Promise.reject(duplicate),
+      delete: () => Promise.resolve(false),
+    });
+    expect(await read()).toBe(1);
+    await expect(service.create(body, origin)).rejects.toEqual(
+      ApiError.conflict(MESSAGES.duplicateRecord),
+    );
+    await expect(service.remove(1, origin)).rejects.toEqual(
+      ApiError.notFound(MESSAGES.recordNotFound),
+    );
+    expect(await read()).toBe(1);
+    expect(announced()).toBe(0);
+  });
+
+  it('drops it when the database failed, and again when a write that ran out of time ends', async () => {
+    let commit!: () => void;
+    const late = new Promise<void>((resolve) => (commit = resolve));
+    const { service, read, announced } = serviceWith({
+      insert: () => Promise.reject(new DatabaseDeadlineError(10, late)),
+    });
+    await expect(service.create(body, origin)).rejects.toBeInstanceOf(DatabaseDeadlineError);
+    expect(announced()).toBe(1);
+    // A read made meanwhile caches what the database holds before the late commit...
+    expect(await read()).toBe(1);
+    commit();
+    await late;
+    await new Promise((resolve) => setImmediate(resolve));
+    // ...and is dropped once the write has ended (it may have committed).
+    expect(await read()).toBe(2);
+    expect(announced()).toBe(2);
+  });
+
+  it('answers 404 for the statistics of a country whose last record vanished meanwhile', async () => {
+    const { service } = serviceWith({
+      countries: () =>
+        Promise.resolve([
+          { country: 'Chile', records: 1, first_date: '2021-01-01', last_date: '2021-01-01' },
+        ]),
+      between: () => Promise.resolve([]),
+    });
+    await expect(service.stats('Chile')).rejects.toEqual(
+      ApiError.notFound(MESSAGES.countryNotFound),
+    );
+  });
+});

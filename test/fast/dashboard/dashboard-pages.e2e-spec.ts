@@ -1,0 +1,68 @@
+import { MESSAGES } from '@app/common';
+import { TestApp, bootTestApp } from '../../support/test-app';
+
+const DASHBOARD_CSP =
+  "default-src 'self';base-uri 'self';font-src 'self';form-action 'self';" +
+  "frame-ancestors 'none';img-src 'self' data:;object-src 'none';script-src 'self';" +
+  "script-src-attr 'none';style-src 'self';connect-src 'self'";
+
+describe('dashboard pages and assets (HTTP)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await bootTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('redirects / to /dashboard', async () => {
+    const response = await t.http.get('/');
+    expect(response.status).toBe(302);
+    expect(response.headers.location).toBe('/dashboard');
+    expect(response.headers['content-security-policy']).toBe(DASHBOARD_CSP);
+  });
+
+  it('serves the page with a strict policy: own scripts and styles only, nothing inline', async () => {
+    const response = await t.http.get('/dashboard');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers['content-security-policy']).toBe(DASHBOARD_CSP);
+    expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    const html = response.text;
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/\sstyle=|<style|\son[a-z]+=/i);
+    expect(html.match(/(?:src|href)="[^"#]+"/g)).toEqual([
+      'href="/dashboard/assets/uPlot.min.css"',
+      'href="/dashboard/assets/dashboard.css"',
+      'src="/dashboard/assets/uPlot.iife.min.js"',
+      'src="/dashboard/assets/dashboard.js"',
+    ]);
+  });
+
+  it('serves the assets from the project (uPlot from its package) and nothing else', async () => {
+    const uplot = await t.http.get('/dashboard/assets/uPlot.iife.min.js');
+    expect(uplot.status).toBe(200);
+    expect(uplot.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(uplot.text).toContain('uPlot');
+    const css = await t.http.get('/dashboard/assets/dashboard.css');
+    expect(css.status).toBe(200);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    const script = await t.http.get('/dashboard/assets/dashboard.js');
+    expect(script.status).toBe(200);
+    // Nothing secret in the page's code: no token, and Authorization only for /api/sources.
+    expect(script.text).not.toMatch(/token-0123456789/);
+    expect(script.text.match(/Authorization/g)).toHaveLength(1);
+    for (const path of ['/dashboard/assets/missing.js', '/dashboard/assets/..%2Fpackage.json']) {
+      const missing = await t.http.get(path);
+      expect(missing.status).toBe(404);
+      expect(missing.body).toEqual({ error: MESSAGES.routeNotFound });
+    }
+  });
+
+  it('keeps the API answers on their own policy', async () => {
+    const response = await t.http.get('/api/covid/public/totals');
+    expect(response.headers['content-security-policy']).toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
+  });
+});

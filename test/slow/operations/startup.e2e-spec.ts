@@ -1,0 +1,100 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, productionStartArgs } from '../../support/built-api';
+
+const PORT = 3051;
+
+function startWith(env: Record<string, string>) {
+  return spawnSync(process.execPath, productionStartArgs(), {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...env },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+}
+
+async function waitForHealth(): Promise<Response> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      return await fetch(`http://127.0.0.1:${PORT}/api/health`);
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error('the API did not start');
+}
+
+describe('the production start command', () => {
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ THROTTLE_LIMIT: '-5' }, 'THROTTLE_LIMIT'],
+    [{ NODE_ENV: 'production' }, 'DB_TYPE'],
+    [{ API_TOKENS: 'nocolon' }, 'API_TOKENS'],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY=true is refused: it trusts every hop'],
+  ])('stops at start-up on %p, naming %s', (env, variable) => {
+    const result = startWith(env);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('Invalid configuration');
+    expect(result.stderr).toContain(variable);
+  });
+
+  it('serves on the SQLite default with no other set-up, and stops cleanly on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'covid-start-'));
+    // Exactly `npm run start:prod` (its Node flags too), from another working directory.
+    const child = spawn(process.execPath, productionStartArgs(), {
+      cwd: dir,
+      env: { PATH: process.env.PATH, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      const health = await waitForHealth();
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ status: 'ok', database: 'up' });
+      const latest = await fetch(`http://127.0.0.1:${PORT}/api/covid/public/latest`);
+      expect(await latest.json()).toEqual([]);
+      expect(spawnSync('test', ['-f', join(dir, 'data/covid.sqlite')]).status).toBe(0);
+    } finally {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('logs an unreachable database at start-up as JSON lines, without stack traces', async () => {
+    // Nothing listens on port 1: the MySQL connection is refused at once, and TypeORM retries.
+    const child = spawn(process.execPath, productionStartArgs(), {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, PORT: String(PORT), DB_TYPE: 'mysql', DB_PORT: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    try {
+      for (let i = 0; i < 100 && !stdout.includes('Retrying (1)'); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    const lines = stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        context: 'TypeOrmModule',
+        msg: 'Unable to connect to the database. Retrying (1)...',
+      }),
+    );
+    expect(stdout).not.toMatch(/\n\s+at /);
+    expect(stderr).toBe('');
+  });
+});
