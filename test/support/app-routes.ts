@@ -14,6 +14,12 @@ export interface AppRoute {
   scopes?: string[];
 }
 
+/** A route with the controller class that serves it and its handler (perhaps inherited). */
+export interface DeclaredRoute extends AppRoute {
+  controller: abstract new (...args: never[]) => unknown;
+  handler: (...args: unknown[]) => unknown;
+}
+
 function methodsOf(prototype: object): Array<(...args: unknown[]) => unknown> {
   const handlers = new Set<(...args: unknown[]) => unknown>();
   for (let p = prototype; p && p !== Object.prototype; p = Object.getPrototypeOf(p) as object) {
@@ -36,8 +42,8 @@ const joinPath = (...parts: string[]) =>
     .join('/');
 
 /** Every route the application's controllers declare, read from Nest's own metadata. */
-export function appRoutes(app: INestApplication): AppRoute[] {
-  const routes: AppRoute[] = [];
+export function appRoutes(app: INestApplication): DeclaredRoute[] {
+  const routes: DeclaredRoute[] = [];
   for (const module of app.get(ModulesContainer).values()) {
     for (const wrapper of module.controllers.values()) {
       const controller = wrapper.metatype as (new () => object) | null;
@@ -54,6 +60,8 @@ export function appRoutes(app: INestApplication): AppRoute[] {
           isPublic: classPublic || Reflect.getMetadata(IS_PUBLIC_KEY, handler) === true,
           scopes: (Reflect.getMetadata(REQUIRED_SCOPES_KEY, handler) ??
             Reflect.getMetadata(REQUIRED_SCOPES_KEY, controller)) as string[] | undefined,
+          controller,
+          handler,
         });
       }
     }

@@ -1,5 +1,16 @@
+import { Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { COVID_SERIES } from '@app/series';
+import { ApiCommonErrors, ApiTokenErrors } from '../common/api-responses';
 import { SeriesDataController } from '../series/series-data.controller';
 
-/** `GET/POST /covid/data`, `PUT/DELETE /covid/data/:id`, `/covid/countries`, `/covid/stats`. */
+/**
+ * `GET/POST /covid/data`, `POST /covid/data/bulk`, `PUT/DELETE /covid/data/:id`,
+ * `GET /covid/data/:id/history`, `GET /covid/countries`, `GET /covid/stats` (token, `covid:read` or
+ * `covid:write`). One controller for all: the OpenAPI operation ids are named after it.
+ */
+@ApiTags('COVID-19')
+@ApiTokenErrors()
+@ApiCommonErrors()
+@Controller('covid')
 export class CovidDataController extends SeriesDataController(COVID_SERIES) {}

@@ -1,5 +1,15 @@
+import { Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { COVID_SERIES } from '@app/series';
+import { Public } from '../auth/public.decorator';
+import { ApiCommonErrors } from '../common/api-responses';
+import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { SeriesHistoryController } from '../series/series-history.controller';
 
-/** `/covid/public/weekly`, `/covid/public/country/:country/weekly`, `/covid/public/countries`. */
+/** `GET /covid/public/weekly`, `/covid/public/country/:country/weekly`, `/covid/public/countries`. */
+@Public()
+@CachedResponse('public')
+@ApiTags('COVID-19 (public)')
+@ApiCommonErrors()
+@Controller('covid/public')
 export class CovidHistoryController extends SeriesHistoryController(COVID_SERIES) {}

@@ -1,5 +1,16 @@
+import { Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { MPOX_SERIES } from '@app/series';
+import { ApiCommonErrors, ApiTokenErrors } from '../common/api-responses';
 import { SeriesDataController } from '../series/series-data.controller';
 
-/** `GET/POST /mpox/data`, `PUT/DELETE /mpox/data/:id`, `/mpox/countries`, `/mpox/stats`. */
+/**
+ * `GET/POST /mpox/data`, `POST /mpox/data/bulk`, `PUT/DELETE /mpox/data/:id`,
+ * `GET /mpox/data/:id/history`, `GET /mpox/countries`, `GET /mpox/stats` (token, `mpox:read` or
+ * `mpox:write`). One controller for all: the OpenAPI operation ids are named after it.
+ */
+@ApiTags('MPOX')
+@ApiTokenErrors()
+@ApiCommonErrors()
+@Controller('mpox')
 export class MpoxDataController extends SeriesDataController(MPOX_SERIES) {}

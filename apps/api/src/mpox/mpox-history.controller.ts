@@ -1,5 +1,15 @@
+import { Controller } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { MPOX_SERIES } from '@app/series';
+import { Public } from '../auth/public.decorator';
+import { ApiCommonErrors } from '../common/api-responses';
+import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { SeriesHistoryController } from '../series/series-history.controller';
 
-/** `/mpox/public/weekly`, `/mpox/public/country/:country/weekly`, `/mpox/public/countries`. */
+/** `GET /mpox/public/weekly`, `/mpox/public/country/:country/weekly`, `/mpox/public/countries`. */
+@Public()
+@CachedResponse('public')
+@ApiTags('MPOX (public)')
+@ApiCommonErrors()
+@Controller('mpox/public')
 export class MpoxHistoryController extends SeriesHistoryController(MPOX_SERIES) {}

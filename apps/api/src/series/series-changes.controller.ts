@@ -1,5 +1,5 @@
-import { Controller, Get, Query, Req, Res, Type } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Get, Query, Req, Res, Type } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGES } from '@app/common';
 import {
@@ -9,7 +9,7 @@ import {
   SeriesDefinition,
   SeriesService,
 } from '@app/series';
-import { ApiBadRequest, ApiCommonErrors, ApiTokenErrors } from '../common/api-responses';
+import { ApiBadRequest } from '../common/api-responses';
 import { HttpCache } from '../http-cache/http-cache.decorator';
 import { RequireScope } from '../auth/require-scope.decorator';
 import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
@@ -18,18 +18,15 @@ import { ChangeFeedQueryDto } from './dto/change-feed-query.dto';
 import { ChangeFeedResponse } from './series.responses';
 
 /**
- * `GET /<key>/changes`, the change feed of one disease: every change to its records in the order
+ * The change feed of one disease, served at the `<key>/changes` prefix its controller declares
+ * (`CovidChangesController`, `MpoxChangesController`): every change to its records in the order
  * the changes were committed, page by page (docs/history.md). COVID and MPOX share it.
  */
 export function SeriesChangesController(definition: SeriesDefinition): Type<object> {
-  @ApiTags(definition.label)
-  @ApiTokenErrors()
-  @ApiCommonErrors()
-  @Controller(definition.key)
   class ChangesController {
     constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
 
-    @Get('changes')
+    @Get()
     @RequireScope(`${definition.key}:read`)
     @HttpCache('private')
     @ListRoute({ inQuery: false })

@@ -1,6 +1,5 @@
 import {
   Body,
-  Controller,
   Delete,
   Get,
   HttpCode,
@@ -13,14 +12,7 @@ import {
   StreamableFile,
   Type,
 } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiOkResponse,
-  ApiOperation,
-  ApiResponse,
-  getSchemaPath,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { MESSAGES, todayUtc } from '@app/common';
@@ -38,10 +30,8 @@ import {
   ApiBadRequest,
   ApiBodyErrors,
   BulkAck,
-  ApiCommonErrors,
   ApiConflict,
   ApiNotFound,
-  ApiTokenErrors,
   CreatedAck,
   ErrorResponse,
   WriteAck,
@@ -67,14 +57,12 @@ import {
 } from './series.responses';
 
 /**
- * The token-protected routes of one disease, `/<key>/data`, `/<key>/countries`, `/<key>/stats`:
- * COVID and MPOX share this one implementation and differ only by their definition.
+ * The token-protected routes of one disease, `data`, `countries` and `stats` under the prefix its
+ * controller declares (`CovidDataController`, `MpoxDataController`): COVID and MPOX share these
+ * handlers and differ by their definition (scopes, summaries). The prefix and the class-level
+ * decorators are the concrete controller's: a route's path is found where its controller is.
  */
 export function SeriesDataController(definition: SeriesDefinition): Type<object> {
-  @ApiTags(definition.label)
-  @ApiTokenErrors()
-  @ApiCommonErrors()
-  @Controller(definition.key)
   class DataController {
     constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
 

@@ -1,6 +1,6 @@
-import { Controller, Get, Header, Param, Res, Type } from '@nestjs/common';
+import { Get, Header, Param, Res, Type } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { MESSAGES } from '@app/common';
 import {
   CachedValue,
@@ -9,9 +9,7 @@ import {
   SeriesDefinition,
   SeriesService,
 } from '@app/series';
-import { Public } from '../auth/public.decorator';
-import { CachedResponse } from '../response-cache/cached-response.decorator';
-import { ApiBadRequest, ApiCommonErrors, ApiNotFound } from '../common/api-responses';
+import { ApiBadRequest, ApiNotFound } from '../common/api-responses';
 import { CountryParamDto } from '../common/country-param.dto';
 import { JSON_TYPE } from '../common/json-content-type';
 import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
@@ -20,15 +18,12 @@ import { CountryLatestResponse, WeeklyHistoryResponse } from './series.responses
 
 /**
  * The public history routes of one disease (what the dashboard's charts and country picker read),
- * `/<key>/public/weekly`, `/<key>/public/country/:country/weekly` and `/<key>/public/countries`:
- * COVID and MPOX share this one implementation. Daily records stay behind a token.
+ * `weekly`, `country/:country/weekly` and `countries` under the `<key>/public` prefix its
+ * controller declares (`CovidHistoryController`, `MpoxHistoryController`, with `@Public()` and
+ * `@CachedResponse('public')`): COVID and MPOX share these handlers. Daily records stay behind a
+ * token.
  */
 export function SeriesHistoryController(definition: SeriesDefinition): Type<object> {
-  @Public()
-  @CachedResponse('public')
-  @ApiTags(`${definition.label} (public)`)
-  @ApiCommonErrors()
-  @Controller(`${definition.key}/public`)
   class HistoryController {
     constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
 
