@@ -63,17 +63,17 @@ function timing(page: Page) {
     const ready = performance.getEntriesByName('overview-ready')[0];
     const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
     const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-    const bytes = (type: string) =>
-      resources
-        .filter((r) => r.initiatorType === type)
-        .reduce((sum, r) => sum + r.encodedBodySize, 0);
+    const bytes = (kind: (r: PerformanceResourceTiming) => boolean) =>
+      resources.filter(kind).reduce((sum, r) => sum + r.encodedBodySize, 0);
+    // By name: preloaded and imported modules are not all of the `script` initiator type.
+    const named = (end: string) => (r: PerformanceResourceTiming) => r.name.endsWith(end);
     return {
       firstContentfulPaintMs: Math.round(paint?.startTime ?? -1),
       numbersAndChartsMs: Math.round(ready?.startTime ?? -1),
       pageBytes: navigation.encodedBodySize,
-      scriptBytes: bytes('script'),
-      styleBytes: bytes('link'),
-      apiBytes: bytes('fetch'),
+      scriptBytes: bytes(named('.js')),
+      styleBytes: bytes(named('.css')),
+      apiBytes: bytes((r) => r.initiatorType === 'fetch'),
     };
   });
 }
