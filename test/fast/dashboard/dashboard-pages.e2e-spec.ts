@@ -6,6 +6,19 @@ const DASHBOARD_CSP =
   "frame-ancestors 'none';img-src 'self' data:;object-src 'none';script-src 'self';" +
   "script-src-attr 'none';style-src 'self';connect-src 'self'";
 
+/** The modules `dashboard.js` imports, directly or not (the page preloads them in this order). */
+const MODULES = [
+  'i18n.js',
+  'language.js',
+  'page.js',
+  'api.js',
+  'charts.js',
+  'overview.js',
+  'country.js',
+  'compare.js',
+  'status.js',
+];
+
 describe('dashboard pages and assets (HTTP)', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -34,9 +47,25 @@ describe('dashboard pages and assets (HTTP)', () => {
     expect(html.match(/(?:src|href)="[^"#]+"/g)).toEqual([
       'href="/dashboard/assets/uPlot.min.css"',
       'href="/dashboard/assets/dashboard.css"',
+      'href="/dashboard/assets/icon.svg"',
       'src="/dashboard/assets/uPlot.iife.min.js"',
       'src="/dashboard/assets/dashboard.js"',
+      ...MODULES.map((module) => `href="/dashboard/assets/${module}"`),
     ]);
+    expect(html).toContain('<script type="module" src="/dashboard/assets/dashboard.js"></script>');
+  });
+
+  it('serves the ES modules as they are, each import one of them, every one preloaded', async () => {
+    const imported = new Set<string>();
+    for (const module of ['dashboard.js', ...MODULES]) {
+      const response = await t.http.get(`/dashboard/assets/${module}`);
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      expect(response.headers['content-security-policy']).toBe(DASHBOARD_CSP);
+      for (const [, name] of response.text.matchAll(/(?:from|import) '\.\/([^']+)'/g))
+        imported.add(name);
+    }
+    expect([...imported].sort()).toEqual([...MODULES].sort());
   });
 
   it('serves the assets from the project (uPlot from its package) and nothing else', async () => {
@@ -47,11 +76,15 @@ describe('dashboard pages and assets (HTTP)', () => {
     const css = await t.http.get('/dashboard/assets/dashboard.css');
     expect(css.status).toBe(200);
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
-    const script = await t.http.get('/dashboard/assets/dashboard.js');
-    expect(script.status).toBe(200);
+    const icon = await t.http.get('/dashboard/assets/icon.svg');
+    expect(icon.status).toBe(200);
+    expect(icon.headers['content-type']).toBe('image/svg+xml');
     // Nothing secret in the page's code: no token, and Authorization only for /api/sources.
-    expect(script.text).not.toMatch(/token-0123456789/);
-    expect(script.text.match(/Authorization/g)).toHaveLength(1);
+    let code = '';
+    for (const module of ['dashboard.js', ...MODULES])
+      code += (await t.http.get(`/dashboard/assets/${module}`)).text;
+    expect(code).not.toMatch(/token-0123456789/);
+    expect(code.match(/Authorization/g)).toHaveLength(1);
     for (const path of ['/dashboard/assets/missing.js', '/dashboard/assets/..%2Fpackage.json']) {
       const missing = await t.http.get(path);
       expect(missing.status).toBe(404);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MESSAGES } from '@app/common';
@@ -20,27 +20,32 @@ const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
 };
+const PAGE = 'index.html';
+
+const extensionOf = (file: string) => file.slice(file.lastIndexOf('.'));
 
 function asset(file: string): Asset {
-  const extension = file.slice(file.lastIndexOf('.'));
-  return { type: TYPES[extension], body: readFileSync(file) };
+  return { type: TYPES[extensionOf(file)], body: readFileSync(file) };
 }
 
 /**
- * Every file the dashboard serves, read once at start-up: the page, its script and style, and
- * uPlot's browser build and style from the installed package (no CDN). A fixed list, so that no
- * request path ever reaches the file system.
+ * Every file the dashboard serves, read once at start-up: the page, its modules, style and icon
+ * (the pages' folder's files of a known type), and uPlot's browser build and style from the
+ * installed package (no CDN). A list fixed at start-up, so that no request path ever reaches the
+ * file system.
  */
 export function dashboardAssets(): { page: Asset; assets: Map<string, Asset> } {
+  const assets = new Map<string, Asset>();
+  for (const file of readdirSync(PAGES_DIR).sort()) {
+    if (file !== PAGE && TYPES[extensionOf(file)]) assets.set(file, asset(join(PAGES_DIR, file)));
+  }
   const uplot = dirname(require.resolve('uplot'));
-  const assets = new Map<string, Asset>([
-    ['dashboard.js', asset(join(PAGES_DIR, 'dashboard.js'))],
-    ['dashboard.css', asset(join(PAGES_DIR, 'dashboard.css'))],
-    ['uPlot.iife.min.js', asset(join(uplot, 'uPlot.iife.min.js'))],
-    ['uPlot.min.css', asset(join(uplot, 'uPlot.min.css'))],
-  ]);
-  return { page: asset(join(PAGES_DIR, 'index.html')), assets };
+  for (const file of ['uPlot.iife.min.js', 'uPlot.min.css']) {
+    assets.set(file, asset(join(uplot, file)));
+  }
+  return { page: asset(join(PAGES_DIR, PAGE)), assets };
 }
 
 /**
