@@ -1,6 +1,7 @@
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import {
   SeriesRecordEntity,
+  exclusiveWrite,
   lastInsertIdSql,
   withDeadline,
   writeBatch,
@@ -473,12 +474,39 @@ export class SeriesRepository {
     signal?: AbortSignal,
   ): Promise<UpsertCounts> {
     if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
+    const { pending, unchanged } = await this.withoutUnchanged(records.map(withCanonicalCountry));
     // Concurrent bulk writes over the same keys can deadlock on MySQL: `writeTransaction` runs
     // the victim again.
-    return withDeadline(
-      this.upsertOnce(records.map(withCanonicalCountry), origin, signal),
-      this.deadlineMs,
+    const counts = await withDeadline(this.upsertOnce(pending, origin, signal), this.deadlineMs);
+    return { ...counts, unchanged: counts.unchanged + unchanged };
+  }
+
+  /**
+   * SQLite, a large batch (a whole file): the records equal to the stored ones, compared before
+   * the write lock is taken, so that a sync re-reading a whole file holds SQLite's only writer
+   * just for what changed. Equal then means written then by the file: an API write that changes
+   * such a record meanwhile simply comes after the file. A key named twice is left to the
+   * transaction (its last values win). Run in the process's write queue, so that the read never
+   * sees another write of this process half done. MySQL locks rows, not the file: nothing to do.
+   */
+  private async withoutUnchanged(
+    records: RecordValues[],
+  ): Promise<{ pending: RecordValues[]; unchanged: number }> {
+    if (this.dataSource.options.type === 'mysql' || records.length < UPSERT_CHUNK) {
+      return { pending: records, unchanged: 0 };
+    }
+    const keyOf = (r: RecordValues) => `${countryKey(r.country)}|${r.date}`;
+    const stored = await exclusiveWrite(this.dataSource, () =>
+      this.storedRecords(this.dataSource.manager, records),
     );
+    const named = new Map<string, number>();
+    for (const record of records) named.set(keyOf(record), (named.get(keyOf(record)) ?? 0) + 1);
+    const pending = records.filter((record) => {
+      const key = keyOf(record);
+      const found = stored.get(key);
+      return named.get(key) !== 1 || !found || valuesKey(found) !== valuesKey(record);
+    });
+    return { pending, unchanged: records.length - pending.length };
   }
 
   /**

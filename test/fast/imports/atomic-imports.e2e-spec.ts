@@ -181,4 +181,41 @@ describe('imports apply whole or not at all (CLI, both databases)', () => {
       await bed.t.dataSource.query('DROP TRIGGER IF EXISTS covid_boom');
     }
   });
+  it('a file read again writes only what changed; a key named twice keeps its last values', async () => {
+    // 1,200 rows: on SQLite, compared with the stored records before the write lock is taken.
+    const base = rows(['Fiji', 'Oman'], 600, 5);
+    const first = join(bed.dir, 'again-1.csv');
+    writeFileSync(first, [HEADER, ...base].join('\n'));
+    expect((await bed.cli('import', 'covid', first)).code).toBe(0);
+    const changed = [...base];
+    changed[3] = '2022-01-04,Fiji,999,1,0,0';
+    changed[604] = '2022-01-05,Oman,777,1,0,0';
+    const again = join(bed.dir, 'again-2.csv');
+    // Oman's 2022-01-05 changed, then named again with its stored values.
+    writeFileSync(again, [HEADER, ...changed, base[604]].join('\n'));
+    expect((await bed.cli('import', 'covid', again)).code).toBe(0);
+
+    const sources = await bed.t.http.get('/api/sources').set(bed.t.auth());
+    const source = (sources.body as { sources: Record<string, unknown>[] }).sources.find(
+      (s) => s.url === pathToFileURL(again).href,
+    );
+    expect(source).toMatchObject({ rows_inserted: 0, rows_updated: 3, rows_unchanged: 1198 });
+    const figure = async (country: string, date: string) => {
+      const res = await bed.t.http
+        .get(`/api/covid/data?country=${country}&from=${date}&to=${date}`)
+        .set(bed.t.auth());
+      return (res.body as { total_cases: number }[]).map((r) => r.total_cases);
+    };
+    expect(await figure('Fiji', '2022-01-04')).toEqual([999]);
+    expect(await figure('Oman', '2022-01-05')).toEqual([9]);
+    const revisions = await bed.t.dataSource.query<{ country: string; total_cases: unknown }[]>(
+      'SELECT country, total_cases FROM covid_revisions WHERE request_id = ? ORDER BY id',
+      [source?.last_import_id],
+    );
+    expect(revisions.map((r) => [r.country, Number(r.total_cases)])).toEqual([
+      ['Fiji', 999],
+      ['Oman', 777],
+      ['Oman', 9],
+    ]);
+  });
 });
