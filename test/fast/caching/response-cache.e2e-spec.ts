@@ -186,8 +186,11 @@ describe('response cache (public answers served before Nest)', () => {
           ids: (response.body as { id: number }[]).map((r) => r.id),
         };
       };
-      const before = (await ids()).ids;
-      expect(await ids()).toEqual({ fromMemory: true, ids: before });
+      // Until kept: an answer that expired is served once more, through Nest, while it is read again.
+      let kept = await ids();
+      for (let i = 0; i < 3 && !kept.fromMemory; i++) kept = await ids();
+      expect(kept.fromMemory).toBe(true);
+      const before = kept.ids;
       const created = await t.http
         .post('/api/covid/data')
         .set(t.auth())
@@ -201,8 +204,10 @@ describe('response cache (public answers served before Nest)', () => {
     });
 
     it("shows this instance's writes at once", async () => {
-      await t.http.get('/api/covid/public/totals');
-      const before = await t.http.get('/api/covid/public/totals');
+      let before = await t.http.get('/api/covid/public/totals');
+      for (let i = 0; i < 3 && !fromMemory(before); i++) {
+        before = await t.http.get('/api/covid/public/totals');
+      }
       expect(fromMemory(before)).toBe(true);
       expect(before.body).toEqual({ total_cases: 30, total_deaths: 2 });
 
@@ -384,8 +389,15 @@ describe('response cache (public answers served before Nest)', () => {
       expect(fromMemory(stale)).toBe(true);
       expect(stale.body).toEqual({ total_cases: 10, total_deaths: 1 });
       await new Promise((resolve) => setTimeout(resolve, 1100));
-      const fresh = await t.http.get('/api/covid/public/totals');
-      expect(fromMemory(fresh)).toBe(false);
+      // Expired: served once more, no longer from memory, while it is read again.
+      const expired = await t.http.get('/api/covid/public/totals');
+      expect(fromMemory(expired)).toBe(false);
+      expect(expired.body).toEqual({ total_cases: 10, total_deaths: 1 });
+      let fresh = await t.http.get('/api/covid/public/totals');
+      for (let i = 0; i < 20 && fresh.body.total_cases !== 1010; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        fresh = await t.http.get('/api/covid/public/totals');
+      }
       expect(fresh.body).toEqual({ total_cases: 1010, total_deaths: 1 });
     } finally {
       await short.t.close();
