@@ -15,8 +15,8 @@ import {
 import { ApiError, MESSAGES } from '@app/common';
 import { Scope } from '@app/config';
 import { Caller, TokenService } from '../auth/token.service';
-import { ImmediateGuard } from '../common/immediate-guard';
-import { RouteMemo } from '../common/route-memo';
+import { ImmediateGuard } from '../response-cache/immediate-guard';
+import { RouteMemo } from '../response-cache/route-memo';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { THROTTLE_EXEMPT_SCOPE } from './skip-throttle-for.decorator';
 
