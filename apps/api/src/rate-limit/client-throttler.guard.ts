@@ -48,8 +48,8 @@ interface NowThrottle {
  * `canActivateNow` is the answers served before Nest's router (`serveCachedResponses`) counting
  * without a promise, with the counters in this process's memory: the library's `handleRequest`
  * step by step, for routes that the library has read whole and found without throttler settings
- * of their own (`MemoReflector`). Kept because guards that decide at once save the cached routes
- * up to a tenth of their CPU per request (`bench:compare`, bench/HISTORY.md).
+ * of their own (`MemoReflector`). Kept because an await there costs the cached routes a visible
+ * share of their CPU per request (`bench:compare`, bench/HISTORY.md).
  */
 @Injectable()
 export class ClientThrottlerGuard extends ThrottlerGuard implements ImmediateGuard {
