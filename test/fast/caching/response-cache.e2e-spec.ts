@@ -6,6 +6,7 @@ import { databaseEnv, runCli } from '../../support/cli';
 import { flushRedisDb } from '../../support/cli-test-bed';
 import { recordBody } from '../../support/fixtures';
 import { TestApp, bootTestApp } from '../../support/test-app';
+import { ClientThrottlerGuard } from '../../../apps/api/src/rate-limit/client-throttler.guard';
 
 interface LogLine {
   requestId?: string;
@@ -94,6 +95,20 @@ describe('response cache (public answers served before Nest)', () => {
       expect(Number(again.headers['x-ratelimit-remaining'])).toBe(
         Number(first.headers['x-ratelimit-remaining']) - 1,
       );
+    });
+
+    it('counts answers from memory without a promise (the rate limit decides at once)', async () => {
+      const url = '/api/covid/public/country/France?immediate';
+      const verdicts = jest.spyOn(ClientThrottlerGuard.prototype, 'canActivateNow');
+      try {
+        await t.http.get(url);
+        const again = await t.http.get(url).set(t.auth());
+        expect(fromMemory(again)).toBe(true);
+        // Not left to the library's promise: the speed device still applies to the public routes.
+        expect(verdicts.mock.results.map((result) => result.value as unknown)).toEqual([true]);
+      } finally {
+        verdicts.mockRestore();
+      }
     });
 
     it.each([

@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
-import { ApiTokenRepository } from '@app/database';
-import { RedisModule } from '@app/messaging';
 import { ClientThrottlerGuard } from '../rate-limit/client-throttler.guard';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ScopeDeclarationCheck } from './scope-declaration-check.service';
 import { TokenGuard } from './token.guard';
-import { TokenService } from './token.service';
+import { TokenModule } from './token.module';
 
 /**
  * The application's guards, in the order they run: the rate limit first (so that guessing tokens is
@@ -17,14 +15,12 @@ export const GLOBAL_GUARDS = [ClientThrottlerGuard, TokenGuard] as const;
 
 /** Tokens and who may call what. */
 @Module({
-  imports: [RateLimitModule, RedisModule, DiscoveryModule],
+  imports: [RateLimitModule, TokenModule, DiscoveryModule],
   providers: [
-    ApiTokenRepository,
-    TokenService,
     ScopeDeclarationCheck,
     ...GLOBAL_GUARDS,
     ...GLOBAL_GUARDS.map((guard) => ({ provide: APP_GUARD, useExisting: guard })),
   ],
-  exports: [TokenService],
+  exports: [TokenModule],
 })
 export class AuthModule {}

@@ -1,7 +1,19 @@
-import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import {
+  ArgumentMetadata,
+  Injectable,
+  ValidationPipe as NestValidationPipe,
+  PipeTransform,
+} from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { ValidationError, getMetadataStorage, validateSync } from 'class-validator';
-import { ApiError, BODY_PROBLEMS, FieldProblem, MESSAGES, problemMessage } from '@app/common';
+import {
+  ApiError,
+  BODY_PROBLEMS,
+  ErrorBody,
+  FieldProblem,
+  MESSAGES,
+  problemMessage,
+} from '@app/common';
 import { failedRules } from '@app/series';
 
 type Dto = new () => object;
@@ -17,27 +29,49 @@ function declaredProperties(metatype: Dto): Set<string> {
   return new Set(metadata.map((m) => m.propertyName));
 }
 
-/** A validated query or path: the (frozen) DTO, or the title and `details` to answer with. */
-type Outcome = { instance: object } | { title: string; details: string[] };
+/** A validated query or path: the (frozen) DTO, or the 400's body to answer with. */
+type Outcome = { instance: object } | { refusal: ErrorBody };
 
-function fieldProblems(errors: ValidationError[], input: Record<string, unknown>): FieldProblem[] {
+/** A field without a value is required; otherwise the rules it failed, as data. */
+function fieldProblems(errors: ValidationError[], input?: Record<string, unknown>): FieldProblem[] {
   return errors.flatMap((error) =>
-    input[error.property] === undefined
+    (input ? input[error.property] : error.value) === undefined
       ? [{ field: error.property, problem: 'required' as const }]
       : failedRules(error),
   );
 }
 
+/** Problems worded by the one catalogue; unknown fields cut to 100 characters may read the same. */
+function wording(problems: FieldProblem[]): string[] {
+  return [...new Set(problems.map(problemMessage))];
+}
+
+/**
+ * Nest's own pipe for query strings and path parameters: extra parameters (cache busters) are
+ * dropped (`whitelist`), the problems answered with `title`.
+ */
+function nestPipe(title: string): NestValidationPipe {
+  return new NestValidationPipe({
+    transform: true,
+    whitelist: true,
+    exceptionFactory: (errors) => ApiError.badRequest(title, wording(fieldProblems(errors))),
+  });
+}
+
 /**
  * Validates bodies, queries and path parameters against their DTO with class-validator.
- * Bodies must be JSON objects whose fields the DTO declares (an unknown field is named and
- * refused) and hold plain values; query strings may carry extra parameters (cache busters), which
- * are dropped. Strings are never coerced into numbers in bodies. Problems are gathered as data
- * (`FieldProblem`) and worded here, by the one catalogue (`problemMessage`).
+ * Queries and path parameters go through Nest's `ValidationPipe`. Bodies must be JSON objects
+ * whose fields the DTO declares (an unknown field is named and refused, `__proto__` included,
+ * which Nest's pipe would drop silently) and hold plain values, checked here at once (the bulk
+ * pipe validates each record of an array with it). Strings are never coerced into numbers in
+ * bodies. Problems are gathered as data (`FieldProblem`) and worded by the one catalogue
+ * (`problemMessage`).
  */
 @Injectable()
 export class ValidationPipe implements PipeTransform {
   private readonly declared = new Map<Dto, Set<string>>();
+  private readonly queries = nestPipe(MESSAGES.invalidQuery);
+  private readonly params = nestPipe(MESSAGES.invalidParam);
   /**
    * Outcomes for query strings and path parameters, by DTO and input. Their validators are pure
    * (no clock, no state): the same input always gets the same answer, and partners poll the same
@@ -47,52 +81,54 @@ export class ValidationPipe implements PipeTransform {
    */
   private readonly remembered = new Map<Dto, Map<string, Outcome>>();
 
-  transform(value: unknown, { metatype, type }: ArgumentMetadata): unknown {
+  transform(value: unknown, metadata: ArgumentMetadata): unknown {
+    const { metatype, type } = metadata;
     if (!metatype || PRIMITIVES.has(metatype) || type === 'custom') return value;
     const dto = metatype as Dto;
-    if (type === 'body') return answer(this.validate(dto, type, value));
+    if (type === 'body') return this.validateBody(dto, value);
     let outcomes = this.remembered.get(dto);
     if (!outcomes) {
       outcomes = new Map();
       this.remembered.set(dto, outcomes);
     }
     const key = `${type}:${JSON.stringify(value ?? null)}`;
-    let outcome = outcomes.get(key);
-    if (!outcome) {
-      outcome = this.validate(dto, type, value);
-      if ('instance' in outcome) Object.freeze(outcome.instance);
-      if (outcomes.size >= MAX_REMEMBERED) outcomes.clear();
-      outcomes.set(key, outcome);
-    }
-    return answer(outcome);
+    const outcome = outcomes.get(key);
+    if (outcome) return answer(outcome);
+    const pipe = type === 'query' ? this.queries : this.params;
+    return pipe.transform(value, metadata).then(
+      (instance: object) => {
+        remember(outcomes, key, { instance: Object.freeze(instance) });
+        return instance;
+      },
+      (error: unknown) => {
+        if (error instanceof ApiError) {
+          remember(outcomes, key, { refusal: error.getResponse() as ErrorBody });
+        }
+        throw error;
+      },
+    );
   }
 
-  private validate(dto: Dto, type: ArgumentMetadata['type'], value: unknown): Outcome {
+  private validateBody(dto: Dto, value: unknown): object {
+    const title = MESSAGES.invalidBody;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw ApiError.badRequest(title, [BODY_PROBLEMS.notAnObject]);
+    }
     let declared = this.declared.get(dto);
     if (!declared) {
       declared = declaredProperties(dto);
       this.declared.set(dto, declared);
     }
-    const title =
-      type === 'body'
-        ? MESSAGES.invalidBody
-        : type === 'query'
-          ? MESSAGES.invalidQuery
-          : MESSAGES.invalidParam;
-
-    if (type === 'body' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
-      return { title, details: [BODY_PROBLEMS.notAnObject] };
-    }
     const input: Record<string, unknown> = {};
     const problems: FieldProblem[] = [];
     const notPlain = new Set<string>();
-    for (const [key, field] of Object.entries((value ?? {}) as Record<string, unknown>)) {
+    for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
       if (!declared.has(key)) {
         // Named in the answer, but no more than its first 100 characters.
-        if (type === 'body') problems.push({ field: key.slice(0, 100), problem: 'unknown' });
+        problems.push({ field: key.slice(0, 100), problem: 'unknown' });
         continue;
       }
-      if (type === 'body' && typeof field === 'object' && field !== null) {
+      if (typeof field === 'object' && field !== null) {
         // Only plain values are expected; refusing here also keeps deep JSON out of the transformer.
         problems.push({ field: key, problem: 'not-plain' });
         notPlain.add(key);
@@ -109,14 +145,18 @@ export class ValidationPipe implements PipeTransform {
         input,
       ),
     );
-    // Unknown fields cut to 100 characters may read the same: one line for them.
-    return problems.length
-      ? { title, details: [...new Set(problems.map(problemMessage))] }
-      : { instance };
+    if (problems.length) throw ApiError.badRequest(title, wording(problems));
+    return instance;
   }
+}
+
+/** Bounded: past `MAX_REMEMBERED` inputs of one DTO, forgotten at once. */
+function remember(outcomes: Map<string, Outcome>, key: string, outcome: Outcome): void {
+  if (outcomes.size >= MAX_REMEMBERED) outcomes.clear();
+  outcomes.set(key, outcome);
 }
 
 function answer(outcome: Outcome): object {
   if ('instance' in outcome) return outcome.instance;
-  throw ApiError.badRequest(outcome.title, outcome.details);
+  throw ApiError.badRequest(outcome.refusal.error, outcome.refusal.details ?? []);
 }

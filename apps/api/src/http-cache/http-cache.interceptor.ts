@@ -10,7 +10,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, map } from 'rxjs';
 import { CachedValue } from '@app/series';
 import { JSON_TYPE } from '../common/json-content-type';
-import { RouteMemo } from '../common/route-memo';
+import { RouteMemo } from '../response-cache/route-memo';
 import { NEGOTIATES_FORMAT } from '../list-format/list-format.decorator';
 import { KEEP_ANSWERS, KEPT_HEADERS, ResponseCache } from '../response-cache/response-cache';
 import { ifNoneMatchHits } from './entity-tag';

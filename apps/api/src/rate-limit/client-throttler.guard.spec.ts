@@ -3,10 +3,13 @@ import { APP_GUARD } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { SkipThrottle, Throttle, ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
+import { FastifyReply, FastifyRequest } from 'fastify';
 import request from 'supertest';
+import { ApiError } from '@app/common';
 import { TokenService } from '../auth/token.service';
 import { ClientThrottlerGuard } from './client-throttler.guard';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
+import { RouteContext } from '../response-cache/route-context';
 
 let perRequestLimit = 1;
 
@@ -66,8 +69,8 @@ class FourController {
 class OneController extends FourController {}
 
 /**
- * The guard works out each route's limits once (RouteMemo) instead of on every request; these
- * checks prove the settled values are the ones the library would use, route by route.
+ * The library reads each route's settings once (`MemoReflector`) instead of on every request;
+ * these checks prove the values read are the ones it would read, route by route.
  */
 describe('ClientThrottlerGuard (limits settled once per route)', () => {
   let app: NestFastifyApplication;
@@ -148,15 +151,19 @@ describe('ClientThrottlerGuard (limits settled once per route)', () => {
 });
 
 /**
- * With the counters in memory the guard counts without a promise (`countNow`), with the header
- * names worked out once per route: the `X-RateLimit-*` and `Retry-After-*` headers must be the
- * library's own, for named throttlers and `setHeaders: false` too.
+ * For the answers served before Nest's router, with the counters in memory, the guard counts
+ * without a promise (`canActivateNow`, the library's `handleRequest` step by step, header names
+ * worked out once): its `X-RateLimit-*` and `Retry-After-*` headers must be the library's own, for
+ * named throttlers and `setHeaders: false` too, and it must leave to the library any route it has
+ * not read whole or that has throttler settings of its own.
  */
-describe('ClientThrottlerGuard (the headers of named throttlers are the libraryâ€™s)', () => {
+describe('ClientThrottlerGuard.canActivateNow (the libraryâ€™s counting, without a promise)', () => {
   const RATE_HEADERS = /^(x-ratelimit-|retry-after)/;
+  type Answer = { status: number; headers: Record<string, string> };
 
-  async function hits(guard: Type<CanActivate>, count: number) {
+  async function start(guard: Type<CanActivate>) {
     const storage = new MemoryThrottlerStorage();
+    let address = '';
     const moduleRef = await Test.createTestingModule({
       imports: [
         ThrottlerModule.forRoot({
@@ -170,8 +177,17 @@ describe('ClientThrottlerGuard (the headers of named throttlers are the libraryâ
       ],
       controllers: [LimitsController],
       providers: [
-        { provide: APP_GUARD, useClass: guard },
-        { provide: TokenService, useValue: { identify: () => ({ kind: 'anonymous' }) } },
+        guard,
+        { provide: APP_GUARD, useExisting: guard },
+        {
+          provide: TokenService,
+          useValue: {
+            identify: (request: { ip: string }) => {
+              address = request.ip;
+              return { kind: 'anonymous' };
+            },
+          },
+        },
       ],
     }).compile();
     const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), {
@@ -179,22 +195,40 @@ describe('ClientThrottlerGuard (the headers of named throttlers are the libraryâ
     });
     await app.init();
     await app.getHttpAdapter().getInstance().ready();
-    try {
-      const answers: { status: number; headers: Record<string, string> }[] = [];
-      for (let i = 0; i < count; i++) {
-        const response = await request(app.getHttpServer()).get('/default');
-        const headers = Object.fromEntries(
-          Object.entries(response.headers as Record<string, string>).filter(([name]) =>
-            RATE_HEADERS.test(name),
-          ),
-        );
-        answers.push({ status: response.status, headers });
-      }
-      return answers;
-    } finally {
+    const close = async () => {
       await app.close();
       storage.onApplicationShutdown();
-    }
+    };
+    const viaNest = async (path: string): Promise<Answer> => {
+      const response = await request(app.getHttpServer()).get(path);
+      const headers = Object.fromEntries(
+        Object.entries(response.headers as Record<string, string>).filter(([name]) =>
+          RATE_HEADERS.test(name),
+        ),
+      );
+      return { status: response.status, headers };
+    };
+    /** The guard asked as `serveCachedResponses` asks it, from the address Nest's requests came from. */
+    const now = (handler: keyof LimitsController): Answer | undefined => {
+      const headers: Record<string, string> = {};
+      // Names in lower case, as Fastify keeps them.
+      const reply = {
+        header: (name: string, value: unknown) => (headers[name.toLowerCase()] = String(value)),
+      };
+      const context = new RouteContext(
+        { ip: address, headers: {} } as unknown as FastifyRequest,
+        reply as unknown as FastifyReply,
+        LimitsController,
+        LimitsController.prototype[handler],
+      );
+      try {
+        const verdict = app.get<ClientThrottlerGuard>(guard).canActivateNow(context);
+        return verdict === undefined ? undefined : { status: 200, headers };
+      } catch (error) {
+        return { status: (error as ApiError).getStatus(), headers };
+      }
+    };
+    return { close, viaNest, now };
   }
 
   afterEach(() => jest.restoreAllMocks());
@@ -208,27 +242,57 @@ describe('ClientThrottlerGuard (the headers of named throttlers are the libraryâ
       ThrottlerGuard.prototype as unknown as { handleRequest: () => Promise<boolean> },
       'handleRequest',
     );
-    const library = await hits(ThrottlerGuard, 3);
-    expect(libraryPath).toHaveBeenCalled();
-    libraryPath.mockClear();
-    const ours = await hits(ClientThrottlerGuard, 3);
-    // Our guard took its own path (counting without a promise), not the library's.
-    expect(libraryPath).not.toHaveBeenCalled();
-    expect(library.map((answer) => answer.status)).toEqual([200, 200, 429]);
-    expect(ours.map((answer) => answer.status)).toEqual([200, 200, 429]);
-    expect(ours[0].headers).toEqual({
-      'x-ratelimit-limit': '5',
-      'x-ratelimit-remaining': '4',
-      'x-ratelimit-reset': '60',
-      'x-ratelimit-limit-short': '2',
-      'x-ratelimit-remaining-short': '1',
-      'x-ratelimit-reset-short': '60',
-    });
-    expect(ours.slice(0, 2)).toEqual(library.slice(0, 2));
-    expect(ours[2].headers).toEqual({
-      ...library[2].headers,
-      'retry-after': ours[2].headers['retry-after-short'],
-    });
-    expect(ours[2].headers['retry-after-short']).toBe('60');
+    const stock = await start(ThrottlerGuard);
+    const library: Answer[] = [];
+    try {
+      for (let i = 0; i < 3; i++) library.push(await stock.viaNest('/default'));
+    } finally {
+      await stock.close();
+    }
+    const app = await start(ClientThrottlerGuard);
+    try {
+      // The first request goes through Nest's router: the library reads the route whole.
+      const ours = [await app.viaNest('/default')];
+      libraryPath.mockClear();
+      ours.push(app.now('byDefault') as Answer, app.now('byDefault') as Answer);
+      // Counted without the library's path.
+      expect(libraryPath).not.toHaveBeenCalled();
+      expect(library.map((answer) => answer.status)).toEqual([200, 200, 429]);
+      expect(ours.map((answer) => answer.status)).toEqual([200, 200, 429]);
+      expect(ours[0].headers).toEqual({
+        'x-ratelimit-limit': '5',
+        'x-ratelimit-remaining': '4',
+        'x-ratelimit-reset': '60',
+        'x-ratelimit-limit-short': '2',
+        'x-ratelimit-remaining-short': '1',
+        'x-ratelimit-reset-short': '60',
+      });
+      expect(ours.slice(0, 2)).toEqual(library.slice(0, 2));
+      expect(ours[2].headers).toEqual({
+        ...library[2].headers,
+        'retry-after': ours[2].headers['retry-after-short'],
+      });
+      expect(ours[2].headers['retry-after-short']).toBe('60');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('leaves to the library the routes it has not read, or with throttler settings of their own', async () => {
+    const app = await start(ClientThrottlerGuard);
+    try {
+      // Not yet through Nest's router: nothing counted, the library decides.
+      expect(app.now('byDefault')).toBeUndefined();
+      for (const path of ['/two', '/computed', '/free']) {
+        expect((await app.viaNest(path)).status).toBe(200);
+      }
+      expect(app.now('two')).toBeUndefined();
+      expect(app.now('computed')).toBeUndefined();
+      expect(app.now('free')).toBeUndefined();
+      await app.viaNest('/other');
+      expect(app.now('other')?.status).toBe(200);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,20 +1,23 @@
 import { Module } from '@nestjs/common';
-import { ThrottlerModule, ThrottlerStorage, seconds } from '@nestjs/throttler';
+import { ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import { APP_CONFIG, AppConfig } from '@app/config';
+import { TokenModule } from '../auth/token.module';
+import { TokenService } from '../auth/token.service';
+import { clientBudget } from './client-budget';
 import { THROTTLER_STORAGE, ThrottlerStorageModule } from './throttler-storage.module';
 
 /**
- * One budget per client across all routes: `THROTTLE_LIMIT` requests per `THROTTLE_TTL` seconds.
- * Counters live in memory (swept when idle, so memory stays bounded) or, with `REDIS_URL`, in
- * Redis shared by every instance.
+ * One budget per client across all routes: its own (see `clientBudget`), else `THROTTLE_LIMIT`
+ * requests per `THROTTLE_TTL` seconds. Counters live in memory (swept when idle, so memory stays
+ * bounded) or, with `REDIS_URL`, in Redis shared by every instance.
  */
 @Module({
   imports: [
     ThrottlerModule.forRootAsync({
-      imports: [ThrottlerStorageModule],
-      inject: [APP_CONFIG, THROTTLER_STORAGE],
-      useFactory: (config: AppConfig, storage: ThrottlerStorage) => ({
-        throttlers: [{ ttl: seconds(config.throttle.ttlSeconds), limit: config.throttle.limit }],
+      imports: [ThrottlerStorageModule, TokenModule],
+      inject: [APP_CONFIG, THROTTLER_STORAGE, TokenService],
+      useFactory: (config: AppConfig, storage: ThrottlerStorage, tokens: TokenService) => ({
+        throttlers: [clientBudget(tokens, config.throttle)],
         storage,
         // One key per client, whatever the route (the default key is per route).
         generateKey: (_context, tracker, name) => `${name}:${tracker}`,

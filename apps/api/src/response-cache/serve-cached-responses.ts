@@ -11,7 +11,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, isObservable, lastValueFrom } from 'rxjs';
 import { GLOBAL_GUARDS } from '../auth/auth.module';
 import { AllExceptionsFilter, describeError } from '../common/all-exceptions.filter';
-import { isImmediateGuard } from '../common/immediate-guard';
+import { isImmediateGuard } from './immediate-guard';
 import { JSON_TYPE } from '../common/json-content-type';
 import { ifNoneMatchHits } from '../http-cache/entity-tag';
 import { notModified, setCacheHeaders } from '../http-cache/http-cache-policy';
