@@ -5,7 +5,7 @@ import { hash } from 'node:crypto';
  * answer the same tag, so a CDN or a browser may revalidate against any of them, and a write
  * that changes the answer changes its tag wherever the answer is built again.
  */
-export function entityTag(body: string): string {
+export function entityTag(body: string | Buffer): string {
   return `"${hash('sha1', body, 'base64url')}"`;
 }
 

@@ -42,7 +42,7 @@ export class HttpCachePolicy {
    * The tag is the body's digest: a list's JSON, CSV and NDJSON bodies always differ (brackets,
    * header row, lines), so each format has its own tag.
    */
-  headersOf(scope: HttpCacheScope, body: string, negotiated = false): CacheHeaders {
+  headersOf(scope: HttpCacheScope, body: string | Buffer, negotiated = false): CacheHeaders {
     const vary = varyOf(scope, negotiated);
     return {
       etag: entityTag(body),

@@ -368,7 +368,8 @@ export class RevisionRepository {
 
   private async feedRows(where: string, params: unknown[]): Promise<FeedRevision[]> {
     const rows = await this.rows(
-      `SELECT c.seq, r.id, r.record_id, r.at, r.actor, r.request_id, r.kind,
+      // No request id: the feed does not show it.
+      `SELECT c.seq, r.id, r.record_id, r.at, r.actor, r.kind,
          r.date, r.country, r.total_cases, r.new_cases, r.total_deaths, r.new_deaths
        FROM ${this.commits} c JOIN ${this.table} r ON r.change_set = c.change_set
        WHERE ${where}`,
