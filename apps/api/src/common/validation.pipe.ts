@@ -4,17 +4,9 @@ import {
   ValidationPipe as NestValidationPipe,
   PipeTransform,
 } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
-import { ValidationError, getMetadataStorage, validateSync } from 'class-validator';
-import {
-  ApiError,
-  BODY_PROBLEMS,
-  ErrorBody,
-  FieldProblem,
-  MESSAGES,
-  problemMessage,
-} from '@app/common';
-import { failedRules } from '@app/series';
+import { ApiError, ErrorBody, MESSAGES } from '@app/common';
+import { BodyValidationPipe } from './body-validation.pipe';
+import { fieldProblems, wording } from './validation-problems';
 
 type Dto = new () => object;
 
@@ -23,28 +15,8 @@ const PRIMITIVES = new Set<unknown>([String, Boolean, Number, Array, Object]);
 /** Query strings and path parameters validated and remembered, at most (then forgotten at once). */
 const MAX_REMEMBERED = 1000;
 
-/** The properties a DTO declares (anything else is an unknown field). */
-function declaredProperties(metatype: Dto): Set<string> {
-  const metadata = getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false);
-  return new Set(metadata.map((m) => m.propertyName));
-}
-
 /** A validated query or path: the (frozen) DTO, or the 400's body to answer with. */
 type Outcome = { instance: object } | { refusal: ErrorBody };
-
-/** A field without a value is required; otherwise the rules it failed, as data. */
-function fieldProblems(errors: ValidationError[], input?: Record<string, unknown>): FieldProblem[] {
-  return errors.flatMap((error) =>
-    (input ? input[error.property] : error.value) === undefined
-      ? [{ field: error.property, problem: 'required' as const }]
-      : failedRules(error),
-  );
-}
-
-/** Problems worded by the one catalogue; unknown fields cut to 100 characters may read the same. */
-function wording(problems: FieldProblem[]): string[] {
-  return [...new Set(problems.map(problemMessage))];
-}
 
 /**
  * Nest's own pipe for query strings and path parameters: extra parameters (cache busters) are
@@ -59,17 +31,14 @@ function nestPipe(title: string): NestValidationPipe {
 }
 
 /**
- * Validates bodies, queries and path parameters against their DTO with class-validator.
- * Queries and path parameters go through Nest's `ValidationPipe`. Bodies must be JSON objects
- * whose fields the DTO declares (an unknown field is named and refused, `__proto__` included,
- * which Nest's pipe would drop silently) and hold plain values, checked here at once (the bulk
- * pipe validates each record of an array with it). Strings are never coerced into numbers in
- * bodies. Problems are gathered as data (`FieldProblem`) and worded by the one catalogue
- * (`problemMessage`).
+ * Validates bodies, queries and path parameters against their DTO, each through Nest's
+ * `ValidationPipe`: bodies with their shape checked first (`BodyValidationPipe`), queries and path
+ * parameters with their outcomes remembered. Problems are gathered as data (`FieldProblem`) and
+ * worded by the one catalogue (`problemMessage`).
  */
 @Injectable()
 export class ValidationPipe implements PipeTransform {
-  private readonly declared = new Map<Dto, Set<string>>();
+  private readonly bodies = new BodyValidationPipe();
   private readonly queries = nestPipe(MESSAGES.invalidQuery);
   private readonly params = nestPipe(MESSAGES.invalidParam);
   /**
@@ -85,7 +54,7 @@ export class ValidationPipe implements PipeTransform {
     const { metatype, type } = metadata;
     if (!metatype || PRIMITIVES.has(metatype) || type === 'custom') return value;
     const dto = metatype as Dto;
-    if (type === 'body') return this.validateBody(dto, value);
+    if (type === 'body') return this.bodies.transform(value, metadata);
     let outcomes = this.remembered.get(dto);
     if (!outcomes) {
       outcomes = new Map();
@@ -107,46 +76,6 @@ export class ValidationPipe implements PipeTransform {
         throw error;
       },
     );
-  }
-
-  private validateBody(dto: Dto, value: unknown): object {
-    const title = MESSAGES.invalidBody;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw ApiError.badRequest(title, [BODY_PROBLEMS.notAnObject]);
-    }
-    let declared = this.declared.get(dto);
-    if (!declared) {
-      declared = declaredProperties(dto);
-      this.declared.set(dto, declared);
-    }
-    const input: Record<string, unknown> = {};
-    const problems: FieldProblem[] = [];
-    const notPlain = new Set<string>();
-    for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
-      if (!declared.has(key)) {
-        // Named in the answer, but no more than its first 100 characters.
-        problems.push({ field: key.slice(0, 100), problem: 'unknown' });
-        continue;
-      }
-      if (typeof field === 'object' && field !== null) {
-        // Only plain values are expected; refusing here also keeps deep JSON out of the transformer.
-        problems.push({ field: key, problem: 'not-plain' });
-        notPlain.add(key);
-        continue;
-      }
-      input[key] = field;
-    }
-    const instance = plainToInstance(dto, input);
-    const errors = validateSync(instance, { forbidUnknownValues: false });
-    // A field refused above is missing from the input: it is not reported a second time.
-    problems.push(
-      ...fieldProblems(
-        errors.filter((e) => !notPlain.has(e.property)),
-        input,
-      ),
-    );
-    if (problems.length) throw ApiError.badRequest(title, wording(problems));
-    return instance;
   }
 }
 

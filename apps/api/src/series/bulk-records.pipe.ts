@@ -1,4 +1,4 @@
-import { HttpStatus, Injectable, PipeTransform } from '@nestjs/common';
+import { ArgumentMetadata, HttpStatus, Injectable, PipeTransform } from '@nestjs/common';
 import {
   ApiError,
   BODY_PROBLEMS,
@@ -9,11 +9,14 @@ import {
   recordLine,
 } from '@app/common';
 import { MAX_BULK_RECORDS } from '@app/series';
-import { ValidationPipe } from '../common/validation.pipe';
+import { BodyValidationPipe } from '../common/body-validation.pipe';
 import { RecordBodyDto } from './dto/record-body.dto';
 
 /** At most this many problem lines in a 400 answer (then one line says how many more). */
 export const MAX_DETAIL_LINES = 100;
+
+/** Each record is a POST body. */
+const RECORD: ArgumentMetadata = { type: 'body', metatype: RecordBodyDto };
 
 /**
  * The body of a bulk write: a JSON array of at most `MAX_BULK_RECORDS` records, each validated
@@ -22,9 +25,9 @@ export const MAX_DETAIL_LINES = 100;
  */
 @Injectable()
 export class BulkRecordsPipe implements PipeTransform {
-  private readonly recordPipe = new ValidationPipe();
+  private readonly recordPipe = new BodyValidationPipe();
 
-  transform(value: unknown): RecordBodyDto[] {
+  async transform(value: unknown): Promise<RecordBodyDto[]> {
     if (!Array.isArray(value)) {
       throw ApiError.badRequest(MESSAGES.invalidBody, [BODY_PROBLEMS.notARecordArray]);
     }
@@ -33,24 +36,19 @@ export class BulkRecordsPipe implements PipeTransform {
     }
     const records: RecordBodyDto[] = [];
     const problems: string[] = [];
-    value.forEach((item: unknown, index) => {
+    for (const [index, item] of (value as unknown[]).entries()) {
       if (typeof item !== 'object' || item === null || Array.isArray(item)) {
         problems.push(recordLine(index, RECORD_NOT_AN_OBJECT));
-        return;
+        continue;
       }
       try {
-        records.push(
-          this.recordPipe.transform(item, {
-            type: 'body',
-            metatype: RecordBodyDto,
-          }) as RecordBodyDto,
-        );
+        records.push((await this.recordPipe.transform(item, RECORD)) as RecordBodyDto);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         const details = (error.getResponse() as ErrorBody).details ?? [];
         problems.push(...details.map((line) => recordLine(index, line)));
       }
-    });
+    }
     if (problems.length > 0) {
       const shown = problems.slice(0, MAX_DETAIL_LINES);
       if (problems.length > shown.length) {
