@@ -5,6 +5,7 @@ import { DumpStats } from './dump-run';
 import { FairnessStats } from './fairness-run';
 import { SyncReadStats, WriteLatencies } from './sync-run';
 import { FeedPageStats, formatFeedPage } from './feed-run';
+import { RecordHistoryStats, formatRecordHistory } from './history-run';
 import { LoadStats } from './load-run';
 
 export interface RouteResult {
@@ -52,6 +53,8 @@ export interface BenchResult {
   syncReads?: SyncReadStats;
   /** The last page of the change feed (since the change feed issue). */
   feedPage?: FeedPageStats;
+  /** One record's history (since the history issue; absent before). */
+  recordHistory?: RecordHistoryStats;
   create: { api: LoadStats; baseline: LoadStats; minCreatedPerSecond?: number; met?: boolean };
   dump: {
     runs: DumpStats[];
@@ -198,6 +201,7 @@ export function formatResult(result: BenchResult): string {
           ...(result.syncReads.writes ? [formatSyncWrites(result.syncReads.writes)] : []),
         ]
       : []),
+    ...(result.recordHistory ? [formatRecordHistory(result.recordHistory)] : []),
     ...(result.feedPage ? [formatFeedPage(result.feedPage)] : []),
   ].join('\n');
 }

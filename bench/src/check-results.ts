@@ -87,6 +87,16 @@ function check(result: BenchResult): string[] {
     sync !== undefined && sync.reads > 0 && sync.failedReads === 0 && positive(sync.p99Ms),
     'sync scenario: every small read answered',
   );
+  const history = result.recordHistory;
+  expect(
+    history !== undefined && history.reads > 0 && history.failedReads === 0,
+    "one record's history: every read answered",
+  );
+  const feed = result.feedPage;
+  expect(
+    feed !== undefined && feed.pageChanges > 0 && feed.failedReads === 0,
+    'change feed: every read of its last page answered',
+  );
   return problems;
 }
 

@@ -12,6 +12,7 @@ import { runAsOf } from './as-of-run';
 import { runDump } from './dump-run';
 import { runFairness } from './fairness-run';
 import { runFeedPage } from './feed-run';
+import { runRecordHistory } from './history-run';
 import { runSyncReads } from './sync-run';
 import { LoadOptions, LoadStats, combineLoads, runLoad } from './load-run';
 import { PROJECT_ROOT } from './paths';
@@ -205,6 +206,9 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       }
     }
 
+    log('GET /api/covid/data/:id/history: one record');
+    const recordHistory = await runRecordHistory(api, options.country);
+
     log('GET /api/covid/changes: the last page of the feed');
     const feedPage = await runFeedPage(api, AUTH);
 
@@ -262,6 +266,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       asOf,
       syncReads,
       feedPage,
+      recordHistory,
       imports,
       routes: routeResults,
       create: {
