@@ -6,11 +6,10 @@ import { SeriesDataController } from '../series/series-data.controller';
 
 /**
  * `GET/POST /covid/data`, `POST /covid/data/bulk`, `PUT/DELETE /covid/data/:id`,
- * `GET /covid/data/:id/history`, `GET /covid/countries`, `GET /covid/stats` (token, `covid:read` or
- * `covid:write`). One controller for all: the OpenAPI operation ids are named after it.
+ * `GET /covid/data/:id/history` (token, `covid:read` or `covid:write`).
  */
 @ApiTags('COVID-19')
 @ApiTokenErrors()
 @ApiCommonErrors()
-@Controller('covid')
+@Controller('covid/data')
 export class CovidDataController extends SeriesDataController(COVID_SERIES) {}

@@ -6,11 +6,10 @@ import { SeriesDataController } from '../series/series-data.controller';
 
 /**
  * `GET/POST /mpox/data`, `POST /mpox/data/bulk`, `PUT/DELETE /mpox/data/:id`,
- * `GET /mpox/data/:id/history`, `GET /mpox/countries`, `GET /mpox/stats` (token, `mpox:read` or
- * `mpox:write`). One controller for all: the OpenAPI operation ids are named after it.
+ * `GET /mpox/data/:id/history` (token, `mpox:read` or `mpox:write`).
  */
 @ApiTags('MPOX')
 @ApiTokenErrors()
 @ApiCommonErrors()
-@Controller('mpox')
+@Controller('mpox/data')
 export class MpoxDataController extends SeriesDataController(MPOX_SERIES) {}

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MPOX_SERIES, SeriesModule } from '@app/series';
 import { HttpCacheModule } from '../http-cache/http-cache.module';
 import { MpoxChangesController } from './mpox-changes.controller';
+import { MpoxCatalogController } from './mpox-catalog.controller';
 import { MpoxDataController } from './mpox-data.controller';
 import { MpoxHistoryController } from './mpox-history.controller';
 import { MpoxPublicController } from './mpox-public.controller';
@@ -14,6 +15,7 @@ const mpoxSeries = SeriesModule.forSeries(MPOX_SERIES);
     MpoxPublicController,
     MpoxHistoryController,
     MpoxDataController,
+    MpoxCatalogController,
     MpoxChangesController,
   ],
   exports: [mpoxSeries],

@@ -44,29 +44,23 @@ import { WriteOrigin } from '../auth/write-origin.decorator';
 import { BulkRecordsPipe } from './bulk-records.pipe';
 import { ListQueryDto } from './dto/list-query.dto';
 import { RecordBodyDto } from './dto/record-body.dto';
-import { StatsQueryDto } from './dto/stats-query.dto';
 import { CLIENT_TIMEOUTS } from '../client-timeouts';
 import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
 import { LIST_CONTENT_TYPES } from '../list-format/list-format-negotiation';
 import { setListHeaders, setNextLink } from '../list-format/list-reply';
-import {
-  CountryListItemResponse,
-  CountryStatsResponse,
-  RecordResponse,
-  RevisionResponse,
-} from './series.responses';
+import { RecordResponse, RevisionResponse } from './series.responses';
 
 /**
- * The token-protected routes of one disease, `data`, `countries` and `stats` under the prefix its
- * controller declares (`CovidDataController`, `MpoxDataController`): COVID and MPOX share these
- * handlers and differ by their definition (scopes, summaries). The prefix and the class-level
- * decorators are the concrete controller's: a route's path is found where its controller is.
+ * The records of one disease, under the `<key>/data` prefix its controller declares
+ * (`CovidDataController`, `MpoxDataController`): COVID and MPOX share these handlers and differ by
+ * their definition (scopes, summaries). The prefix and the class-level decorators are the
+ * concrete controller's: a route's path is found where its controller is.
  */
 export function SeriesDataController(definition: SeriesDefinition): Type<object> {
   class DataController {
     constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
 
-    @Get('data')
+    @Get()
     @RequireScope(`${definition.key}:read`)
     // Small lists: answered again from memory, after the guards, while the read cache holds them.
     @CachedResponse('private')
@@ -104,7 +98,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       });
     }
 
-    @Post('data')
+    @Post()
     @RequireScope(`${definition.key}:write`)
     @HttpCode(201)
     @ApiOperation({
@@ -128,7 +122,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       return { success: true, message: MESSAGES.created, id };
     }
 
-    @Post('data/bulk')
+    @Post('bulk')
     @RequireScope(`${definition.key}:write`)
     @HttpCode(200)
     @ApiOperation({
@@ -175,7 +169,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       return { success: true, ...counts };
     }
 
-    @Put('data/:id')
+    @Put(':id')
     @RequireScope(`${definition.key}:write`)
     @ApiOperation({
       summary: `Replace a ${definition.label} record`,
@@ -199,7 +193,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       return { success: true, message: MESSAGES.updated };
     }
 
-    @Delete('data/:id')
+    @Delete(':id')
     @RequireScope(`${definition.key}:write`)
     @ApiOperation({ summary: `Delete a ${definition.label} record` })
     @ApiOkResponse({
@@ -220,7 +214,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       return { success: true, message: MESSAGES.deleted };
     }
 
-    @Get('data/:id/history')
+    @Get(':id/history')
     @RequireScope(`${definition.key}:read`)
     @HttpCache('private')
     @ApiOperation({
@@ -238,38 +232,6 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
     @ApiNotFound(MESSAGES.recordNotFound)
     history(@Param() { id }: IdParamDto): Promise<RecordRevision[]> {
       return this.series.history(id);
-    }
-
-    @Get('countries')
-    @RequireScope(`${definition.key}:read`)
-    @HttpCache('private')
-    @ListRoute()
-    @ApiOperation({ summary: `Countries with ${definition.label} records, by name` })
-    @ApiOkResponse({
-      description: 'One entry per country, with its ISO codes',
-      type: [CountryListItemResponse],
-    })
-    async countries(
-      @ListFormatParam() format: ListFormat,
-      @Res({ passthrough: true }) reply: FastifyReply,
-    ): Promise<string> {
-      const text = await this.series.countriesText(format);
-      setListHeaders(reply, format);
-      return text;
-    }
-
-    @Get('stats')
-    @RequireScope(`${definition.key}:read`)
-    @HttpCache('private')
-    @ApiOperation({ summary: `${definition.label} statistics of one country` })
-    @ApiOkResponse({ description: 'The statistics', type: CountryStatsResponse })
-    @ApiBadRequest('Missing or invalid `country`', {
-      error: MESSAGES.invalidQuery,
-      details: ['country : champ obligatoire'],
-    })
-    @ApiNotFound(MESSAGES.countryNotFound)
-    stats(@Query() { country }: StatsQueryDto): Promise<CountryStatsResponse> {
-      return this.series.stats(country);
     }
   }
   return DataController;
