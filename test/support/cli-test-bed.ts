@@ -24,7 +24,9 @@ export interface CliTestBed {
 export function cliTestBed(dirPrefix: string): CliTestBed {
   const bed = { cli: (...args: string[]) => runCli(args, bed.env) } as CliTestBed;
   beforeAll(async () => {
-    bed.t = await bootTestApp();
+    // The command line writes from another process, which this API hears of only through Redis
+    // (or once its cached answers expire): it reads what was written, not a cached answer.
+    bed.t = await bootTestApp({ CACHE_TTL_MS: '0' });
     bed.env = databaseEnv(bed.t.config.db);
     bed.dir = mkdtempSync(join(tmpdir(), dirPrefix));
   });

@@ -58,7 +58,15 @@ describe('ReadCache, once an answer expires', () => {
     return { promise, answer, fail, load: jest.fn(() => promise) };
   };
 
-  it('serves it while one query reads it again, then serves the new answer', async () => {
+  it('answers the new answer to the caller that reads it again, if it comes soon', async () => {
+    const cache = new ReadCache(20);
+    await cache.get('k', () => Promise.resolve('a'));
+    await expire();
+    expect(await cache.get('k', () => Promise.resolve('b'))).toBe('b');
+    expect(await cache.get('k', () => Promise.resolve('c'))).toBe('b');
+  });
+
+  it('serves it while one slow query reads it again, then serves the new answer', async () => {
     const cache = new ReadCache(20);
     await cache.get('k', () => Promise.resolve('a'));
     await expire();

@@ -31,6 +31,22 @@ export class CachedValue<T> {
 const NEVER_HELD = (): boolean => false;
 
 /**
+ * How long the caller that reads an expired answer again waits for the new one before it is
+ * served the expired one: a quick query (most) still answers fresh, a slow one (through an open
+ * import transaction on MySQL) makes no reader wait longer than this.
+ */
+export const REFRESH_WAIT_MS = 15;
+
+/** `value`, if it settles within `REFRESH_WAIT_MS`; else `otherwise`. */
+function soonElse(value: Promise<unknown>, otherwise: Promise<unknown>): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<unknown>((resolve) => {
+    timer = setTimeout(() => resolve(otherwise), REFRESH_WAIT_MS);
+  });
+  return Promise.race([value, late]).finally(() => clearTimeout(timer));
+}
+
+/**
  * Hits and misses of one `ReadCache`, plain numbers that the API's metrics read when scraped:
  * nothing heavier on the read path.
  */
@@ -51,9 +67,10 @@ export interface ReadCacheCounters {
  * by `invalidate()`, which every write of this instance calls after it commits, and which
  * announcements of other instances' writes and CLI imports call too (`REDIS_URL`). Without Redis,
  * those show up here within `ttlMs` plus one query time: an expired answer is read again by the
- * first caller after it expires, and served meanwhile (an answer dropped by `invalidate()` is not:
- * its callers wait for the new one). Readers then never wait for the periodic reads, which can be
- * slow while a long import transaction is open on MySQL.
+ * first caller after it expires, who gets the new one if it comes within `REFRESH_WAIT_MS`, and
+ * served meanwhile (an answer dropped by `invalidate()` is not: its callers wait for the new one).
+ * Readers then never wait long for the periodic reads, which can be slow while a long import
+ * transaction is open on MySQL.
  * Concurrent misses of one key share a single query; failed queries are not kept. `ttlMs <= 0`
  * turns the cache off.
  */
@@ -101,8 +118,9 @@ export class ReadCache {
     this.counts.misses++;
     if (held?.ready) {
       held.refreshing = true;
-      this.load(key, load, now, held);
-      return held;
+      const fresh = this.load(key, load, now, held);
+      // This caller gets the new answer if it comes soon, else the expired one; not kept.
+      return { ...held, expires: 0, value: soonElse(fresh.value, held.value) };
     }
     return this.load(key, load, now);
   }

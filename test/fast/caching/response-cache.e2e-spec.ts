@@ -404,11 +404,9 @@ describe('response cache (public answers served before Nest)', () => {
       expect(fromMemory(stale)).toBe(true);
       expect(stale.body).toEqual({ total_cases: 10, total_deaths: 1 });
       await new Promise((resolve) => setTimeout(resolve, 1100));
-      // Expired: served once more, no longer from memory, while it is read again.
-      const expired = await t.http.get('/api/covid/public/totals');
-      expect(fromMemory(expired)).toBe(false);
-      expect(expired.body).toEqual({ total_cases: 10, total_deaths: 1 });
+      // Expired: read again, through Nest; the expired answer is served while that read is slow.
       let fresh = await t.http.get('/api/covid/public/totals');
+      expect(fromMemory(fresh)).toBe(false);
       for (let i = 0; i < 20 && fresh.body.total_cases !== 1010; i++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
         fresh = await t.http.get('/api/covid/public/totals');
