@@ -46,7 +46,8 @@ describe('ReadCache', () => {
 });
 
 describe('ReadCache, once an answer expires', () => {
-  const expire = () => new Promise((resolve) => setTimeout(resolve, 30));
+  // Answers kept 200 ms: far longer than REFRESH_WAIT_MS and a loaded machine's delays.
+  const expire = () => new Promise((resolve) => setTimeout(resolve, 250));
   /** A query answered when the test says. */
   const deferred = <T>() => {
     let answer!: (value: T) => void;
@@ -59,7 +60,7 @@ describe('ReadCache, once an answer expires', () => {
   };
 
   it('answers the new answer to the caller that reads it again, if it comes soon', async () => {
-    const cache = new ReadCache(20);
+    const cache = new ReadCache(200);
     await cache.get('k', () => Promise.resolve('a'));
     await expire();
     expect(await cache.get('k', () => Promise.resolve('b'))).toBe('b');
@@ -67,7 +68,7 @@ describe('ReadCache, once an answer expires', () => {
   });
 
   it('serves it while one slow query reads it again, then serves the new answer', async () => {
-    const cache = new ReadCache(20);
+    const cache = new ReadCache(200);
     await cache.get('k', () => Promise.resolve('a'));
     await expire();
     const again = deferred<string>();
@@ -80,7 +81,7 @@ describe('ReadCache, once an answer expires', () => {
   });
 
   it('after invalidate(), makes callers wait for a new query, and drops one started before', async () => {
-    const cache = new ReadCache(20);
+    const cache = new ReadCache(200);
     await cache.get('k', () => Promise.resolve('a'));
     await expire();
     const before = deferred<string>();
@@ -93,7 +94,7 @@ describe('ReadCache, once an answer expires', () => {
   });
 
   it('drops it when the new query fails', async () => {
-    const cache = new ReadCache(20);
+    const cache = new ReadCache(200);
     await cache.get('k', () => Promise.resolve('a'));
     await expire();
     const failing = deferred<string>();
@@ -104,7 +105,7 @@ describe('ReadCache, once an answer expires', () => {
   });
 
   it('tells callers that the answer it serves is no longer held', async () => {
-    const cache = new ReadCache(20);
+    const cache = new ReadCache(200);
     await cache.get('k', () => Promise.resolve('a'));
     await expire();
     const stale = await cache.getCached('k', () => new Promise<string>(() => undefined));
