@@ -75,7 +75,9 @@ export class CreateRevisions1764900000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     for (const key of SERIES) {
-      await queryRunner.query(`DROP TABLE ${queryRunner.connection.driver.escape(`${key}_revisions`)}`);
+      await queryRunner.query(
+        `DROP TABLE ${queryRunner.connection.driver.escape(`${key}_revisions`)}`,
+      );
     }
   }
 }
