@@ -4,6 +4,12 @@ import { isDeadlock, isSqliteBusy } from './database-errors';
 /** Runs of a write transaction that MySQL picked as a deadlock's victim. */
 const DEADLOCK_ATTEMPTS = 5;
 
+/**
+ * SQLite: the longest pause between two attempts to take the write lock held by another process.
+ * Short, because SQLite does not queue writers: a waiter gets in only while no one holds the lock.
+ */
+export const LOCK_RETRY_MAX_MS = 4;
+
 /** Per SQLite DataSource: the end of the queue of its writes. */
 const sqliteWrites = new WeakMap<DataSource, Promise<unknown>>();
 
@@ -101,7 +107,7 @@ async function beginImmediate(runner: QueryRunner, timeoutMs: number): Promise<v
   const deadline = Date.now() + timeoutMs;
   await runner.query('PRAGMA busy_timeout = 0');
   try {
-    for (let pause = 1; ; pause = Math.min(pause * 2, 20)) {
+    for (let pause = 1; ; pause = Math.min(pause * 2, LOCK_RETRY_MAX_MS)) {
       try {
         await runner.query('BEGIN IMMEDIATE');
         return;

@@ -62,9 +62,9 @@ export const QUIET_PROGRESS: ImportProgress = {
   writing: () => undefined,
 };
 
-/** What `writing` says: `writing 225171 records (one transaction)`, or as they are read. */
+/** What `writing` says: `writing 225171 records (all or nothing)`, or as they are read. */
 export function writingLine(records: number, streaming: boolean): string {
   return streaming
-    ? 'writing the records as they are read (one transaction)'
-    : `writing ${records} records (one transaction)`;
+    ? 'writing the records as they are read (all or nothing)'
+    : `writing ${records} records (all or nothing)`;
 }

@@ -15,3 +15,4 @@ export * from './history/change-feed';
 export * from './list-cursor';
 export * from './list-format';
 export * from './history/as-of';
+export { LEFTOVER_AFTER_MS, LOAD_ASIDE_MIN } from './load-aside';

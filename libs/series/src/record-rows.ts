@@ -1,3 +1,4 @@
+import { countryKey } from '@app/common';
 import { RecordValues, SeriesRecord } from './series.types';
 
 export type Row = Record<string, unknown>;
@@ -17,4 +18,35 @@ export function recordValuesOf(row: Row): RecordValues {
 /** Database rows to API records, keys in the API's order. */
 export function toRecord(row: Row): SeriesRecord {
   return { id: Number(row.id), ...recordValuesOf(row) };
+}
+
+/** Country keys per `IN (...)` list. */
+export const IN_LIMIT = 500;
+
+/** The columns of a new record, in the order of `upsertParams`. */
+export const INSERT_COLUMNS =
+  'date, country, country_key, total_cases, new_cases, total_deaths, new_deaths';
+
+/** What an upsert did: records created, records changed, records equal to the stored ones. */
+export interface UpsertCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+/** What a record holds, as one string to compare a stored record with a new one. */
+export function valuesKey(r: RecordValues): string {
+  return `${r.country}|${r.total_cases}|${r.new_cases}|${r.total_deaths}|${r.new_deaths}`;
+}
+
+export function upsertParams(r: RecordValues): unknown[] {
+  return [
+    r.date,
+    r.country,
+    countryKey(r.country),
+    r.total_cases,
+    r.new_cases,
+    r.total_deaths,
+    r.new_deaths,
+  ];
 }

@@ -8,7 +8,18 @@ import {
   writeTransaction,
 } from '@app/database';
 import { ChangeSet, NewRevision, RevisionRepository } from './history/revision.repository';
-import { Row, recordValuesOf, toRecord } from './record-rows';
+import {
+  INSERT_COLUMNS,
+  IN_LIMIT,
+  Row,
+  UpsertCounts,
+  recordValuesOf,
+  toRecord,
+  upsertParams,
+  valuesKey,
+} from './record-rows';
+
+export type { UpsertCounts };
 
 export { toRecord };
 import {
@@ -21,19 +32,13 @@ import {
 } from './series.types';
 import { countryKey } from '@app/common';
 import { ListCursor } from './list-cursor';
+import { LOAD_ASIDE_MIN, SqliteLoadAside } from './load-aside';
 import { canonicalCountryName } from '@app/countries';
 
 /** Rows per INSERT statement (7 parameters each: within both drivers' limits). */
 const UPSERT_CHUNK = 1000;
 
-/** Country keys per `IN (...)` list. */
-const IN_LIMIT = 500;
-
 const COLUMNS = 'id, date, country, total_cases, new_cases, total_deaths, new_deaths';
-
-/** The columns of a new record, in the order of `upsertParams`. */
-const INSERT_COLUMNS =
-  'date, country, country_key, total_cases, new_cases, total_deaths, new_deaths';
 
 function toDaily(row: Row): DailyValues {
   return {
@@ -43,13 +48,6 @@ function toDaily(row: Row): DailyValues {
     total_cases: Number(row.total_cases),
     total_deaths: Number(row.total_deaths),
   };
-}
-
-/** What an upsert did: records created, records changed, records equal to the stored ones. */
-export interface UpsertCounts {
-  inserted: number;
-  updated: number;
-  unchanged: number;
 }
 
 /** By `date` then `id`: `desc`, newest first (the API's lists), or `asc` (the CLI's export). */
@@ -70,6 +68,8 @@ export class SeriesRepository {
   private readonly records: Repository<SeriesRecordEntity>;
   /** The history: every write below appends its revisions in its own transaction. */
   readonly revisions: RevisionRepository;
+  /** SQLite: a large first load, without holding the only writer all along. */
+  private readonly loadAside?: SqliteLoadAside;
 
   /**
    * @param deadlineMs longest wait for one database call before it fails as "database
@@ -83,6 +83,12 @@ export class SeriesRepository {
     this.records = dataSource.getRepository(definition.entity);
     this.table = this.records.metadata.tableName;
     this.revisions = new RevisionRepository(dataSource, definition, deadlineMs);
+    if (dataSource.options.type !== 'mysql') {
+      this.loadAside = new SqliteLoadAside(dataSource, {
+        data: this.table,
+        revisions: `${definition.key}_revisions`,
+      });
+    }
   }
 
   private async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
@@ -474,11 +480,29 @@ export class SeriesRepository {
     signal?: AbortSignal,
   ): Promise<UpsertCounts> {
     if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
-    const { pending, unchanged } = await this.withoutUnchanged(records.map(withCanonicalCountry));
+    const canonical = records.map(withCanonicalCountry);
+    const loaded = await this.loadedAside(canonical, origin, signal);
+    if (loaded) return loaded;
+    const { pending, unchanged } = await this.withoutUnchanged(canonical);
     // Concurrent bulk writes over the same keys can deadlock on MySQL: `writeTransaction` runs
     // the victim again.
     const counts = await withDeadline(this.upsertOnce(pending, origin, signal), this.deadlineMs);
     return { ...counts, unchanged: counts.unchanged + unchanged };
+  }
+
+  /**
+   * SQLite, many records into a small store (a first load), each key once: written aside and
+   * swapped in (`SqliteLoadAside`); null when written the usual way.
+   */
+  private async loadedAside(
+    records: RecordValues[],
+    origin: ChangeOrigin,
+    signal?: AbortSignal,
+  ): Promise<UpsertCounts | null> {
+    if (!this.loadAside || records.length < LOAD_ASIDE_MIN) return null;
+    const keys = new Set(records.map((r) => `${countryKey(r.country)}|${r.date}`));
+    if (keys.size < records.length) return null;
+    return this.loadAside.run(records, this.revisions.changeSet(origin), signal);
   }
 
   /**
@@ -746,21 +770,4 @@ function toEntity(given: RecordValues): Omit<SeriesRecordEntity, 'id'> {
     totalDeaths: values.total_deaths,
     newDeaths: values.new_deaths,
   };
-}
-
-/** What a record holds, as one string to compare a stored record with a new one. */
-function valuesKey(r: RecordValues): string {
-  return `${r.country}|${r.total_cases}|${r.new_cases}|${r.total_deaths}|${r.new_deaths}`;
-}
-
-function upsertParams(r: RecordValues): unknown[] {
-  return [
-    r.date,
-    r.country,
-    countryKey(r.country),
-    r.total_cases,
-    r.new_cases,
-    r.total_deaths,
-    r.new_deaths,
-  ];
 }

@@ -55,7 +55,7 @@ function straddlingFirstChunk(rows: string[]): Buffer {
 
 /** Polls until `output()` tells that the import is writing its records (20 s at most). */
 function writing(output: () => string): Promise<boolean> {
-  return eventually(() => Promise.resolve(/writing .+ \(one transaction\)/.test(output())), {
+  return eventually(() => Promise.resolve(/writing .+ \(all or nothing\)/.test(output())), {
     everyMs: 5,
     attempts: 4000,
   });

@@ -56,13 +56,15 @@ export interface ChangeSet {
   append(manager: EntityManager, revisions: NewRevision[]): Promise<void>;
   /**
    * Appends, as revisions of `kind`, copies of the rows `ids` of the data table `table` as they
-   * are now (the values a create or an update wrote), copied by the database itself.
+   * are now (the values a create or an update wrote), copied by the database itself; into the
+   * history table, or `into`, a copy of it (`SqliteLoadAside`).
    */
   appendCopies(
     manager: EntityManager,
     table: string,
     kind: 'create' | 'update',
     ids: number[],
+    into?: string,
   ): Promise<void>;
   seal(manager: EntityManager): Promise<void>;
 }
@@ -161,12 +163,12 @@ export class RevisionRepository {
         await this.insertRevisions(manager, key, origin, revisions, at);
         appended += revisions.length;
       },
-      appendCopies: async (manager, table, kind, ids) => {
+      appendCopies: async (manager, table, kind, ids, into = this.table) => {
         if (sealed) throw new Error('revisions appended to a sealed change set');
         // Runs of consecutive ids as ranges: an import's new records are mostly one run.
         for (const chunk of idRanges(ids, COPY_CHUNK)) {
           await manager.query(
-            `INSERT INTO ${this.table} (record_id, at, actor, request_id, kind, ${VALUE_COLUMNS},
+            `INSERT INTO ${into} (record_id, at, actor, request_id, kind, ${VALUE_COLUMNS},
                country_key, change_set)
              SELECT id, ?, ?, ?, ?, ${VALUE_COLUMNS}, country_key, ? FROM ${table}
              WHERE ${chunk.map(() => 'id BETWEEN ? AND ?').join(' OR ')} ORDER BY id`,

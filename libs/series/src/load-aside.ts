@@ -1,0 +1,443 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { LOCK_RETRY_MAX_MS, isUniqueViolation, writeTransaction } from '@app/database';
+import { countryKey } from '@app/common';
+import { ChangeSet } from './history/revision.repository';
+import {
+  INSERT_COLUMNS,
+  IN_LIMIT,
+  Row,
+  UpsertCounts,
+  recordValuesOf,
+  upsertParams,
+  valuesKey,
+} from './record-rows';
+import { RecordValues } from './series.types';
+
+/** Fewer records than this are written in one transaction, as any other write. */
+export const LOAD_ASIDE_MIN = 10_000;
+
+/**
+ * The store is copied aside whole: only while it is small next to the file (its history at most
+ * this share of the file's records). Larger stores are written in one transaction.
+ */
+const STORE_SHARE_MAX = 0.25;
+
+/** Records per build transaction: each holds SQLite's only writer for a few tens of ms. */
+const BUILD_CHUNK = 3_000;
+
+/** The pause between two transactions of a load (see `stopIf`). */
+const LOCK_GAP_MS = 2 * LOCK_RETRY_MAX_MS;
+
+/** Rows per INSERT statement (8 parameters each). */
+const INSERT_ROWS = 1_000;
+
+/** Rows copied per transaction from a live table into its copy. */
+const COPY_CHUNK = 10_000;
+
+/**
+ * Tables built aside and left older than this were left by a process that died mid-load: they
+ * are dropped. Younger ones belong to a load still running: the new load is written the usual way.
+ */
+export const LEFTOVER_AFTER_MS = 60 * 60_000;
+
+/** Index names alternate between the canonical name and this suffix at each swap. */
+const SWAPPED_INDEX_SUFFIX = '__b';
+
+/** Raised inside the swap's transaction to roll it back: another writer changed what the file does. */
+class ChangedMeanwhile extends Error {}
+
+interface Tables {
+  data: string;
+  revisions: string;
+}
+
+interface Plan {
+  /** The tables built aside, swapped in at the end. */
+  aside: Tables;
+  /** Where the live tables go when swapped out (then dropped). */
+  old: Tables;
+  /** The data table's ids up to this were taken before the load (and are copied): its records
+   * come after. */
+  firstId: number;
+  /** The history's ids up to this were copied before the load began. */
+  copiedUpTo: number;
+  /** Indexes led by the date, created once the copies are full (see `build`). */
+  deferred: string[];
+}
+
+/** What the file does to the store, as the copy holds it. */
+interface FileChanges {
+  creates: RecordValues[];
+  updates: { id: number; values: RecordValues }[];
+  unchanged: number;
+}
+
+/**
+ * SQLite only: a large load into a small store (a first load, mostly) without holding the only
+ * writer for the whole load (decision 0026). The store is copied aside, the file's records and
+ * their revisions are written into the copies in short transactions, invisible to readers, and one
+ * short transaction brings over what other writers did meanwhile (found by their revisions) and
+ * swaps the copies in by renaming. Readers see the file whole or not at all; a failure or an
+ * interruption drops the copies and changes nothing. Ids are reserved at the start, so that
+ * records and revisions created meanwhile keep theirs.
+ * Answers null, having changed nothing, when it does not apply: the store is not small next to the
+ * file, another load is under way, or another writer changed a record the file changes meanwhile;
+ * the caller then writes the records the usual way.
+ */
+export class SqliteLoadAside {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly live: Tables,
+  ) {}
+
+  /** `records`: canonical country names, each key once. */
+  async run(
+    records: RecordValues[],
+    changes: ChangeSet,
+    signal?: AbortSignal,
+  ): Promise<UpsertCounts | null> {
+    const plan = await writeTransaction(this.dataSource, (manager) =>
+      this.prepare(manager, records.length),
+    );
+    if (!plan) return null;
+    let counts: UpsertCounts;
+    try {
+      await this.copyStore(plan, signal);
+      const file = await this.fileChanges(plan, records);
+      await this.build(plan, file, changes, signal);
+      const swapped = await writeTransaction(this.dataSource, (manager) =>
+        this.swap(manager, plan, changes),
+      ).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof ChangedMeanwhile) return false;
+          throw error;
+        },
+      );
+      if (!swapped) {
+        await this.dropTables(plan.aside);
+        return null;
+      }
+      counts = {
+        inserted: file.creates.length,
+        updated: file.updates.length,
+        unchanged: file.unchanged,
+      };
+    } catch (error) {
+      await this.dropTables(plan.aside).catch(() => undefined);
+      throw error;
+    }
+    // The old history is dropped after the swap, by a transaction of its own (a failure leaves
+    // it to the next load's clean-up).
+    await this.dropTables(plan.old).catch(() => undefined);
+    return counts;
+  }
+
+  /**
+   * Checks that the load applies, drops what a dead load left, reserves `count` ids in the data
+   * and history tables and creates the copies, empty but for their indexes.
+   */
+  private async prepare(manager: EntityManager, count: number): Promise<Plan | null> {
+    const now = Date.now();
+    const left = await this.leftovers(manager);
+    if (left.some(({ since, kind }) => kind === 'load' && now - since < LEFTOVER_AFTER_MS)) {
+      return null;
+    }
+    for (const { name } of left) await manager.query(`DROP TABLE IF EXISTS "${name}"`);
+    const most = Math.floor(count * STORE_SHARE_MAX);
+    const [{ size }] = await manager.query<{ size: number }[]>(
+      `SELECT COUNT(*) AS size FROM (SELECT 1 FROM ${this.live.revisions} LIMIT ?)`,
+      [most + 1],
+    );
+    if (Number(size) > most) return null;
+    // Triggers and views on the tables would not follow the copies.
+    const [dependent] = await manager.query<unknown[]>(
+      `SELECT 1 FROM sqlite_master WHERE type IN ('trigger', 'view') AND tbl_name IN (?, ?)`,
+      [this.live.data, this.live.revisions],
+    );
+    if (dependent) return null;
+
+    const aside = {
+      data: `${this.live.data}__load_${now}`,
+      revisions: `${this.live.revisions}__load_${now}`,
+    };
+    const old = {
+      data: `${this.live.data}__old_${now}`,
+      revisions: `${this.live.revisions}__old_${now}`,
+    };
+    const deferred: string[] = [];
+    for (const key of ['data', 'revisions'] as const) {
+      const later = await this.createCopy(manager, this.live[key], aside[key]);
+      if (!later) return null;
+      deferred.push(...later);
+    }
+    const firstId = await this.lastId(manager, this.live.data);
+    const copiedUpTo = await this.lastId(manager, this.live.revisions);
+    // Records and revisions created meanwhile take ids after the file's (one revision each); the
+    // copies' ids follow the live tables'.
+    await this.setSequence(manager, this.live.data, firstId + count);
+    await this.setSequence(manager, this.live.revisions, copiedUpTo + count);
+    await this.setSequence(manager, aside.data, firstId);
+    await this.setSequence(manager, aside.revisions, copiedUpTo);
+    return { aside, old, firstId, copiedUpTo, deferred };
+  }
+
+  /** The tables that loads built aside or swapped out, with the time in their name. */
+  private async leftovers(
+    manager: EntityManager,
+  ): Promise<{ name: string; kind: 'load' | 'old'; since: number }[]> {
+    const names = await manager.query<{ name: string }[]>(
+      `SELECT name FROM sqlite_master WHERE type = 'table'`,
+    );
+    const pattern = new RegExp(`^(?:${this.live.data}|${this.live.revisions})__(load|old)_(\\d+)$`);
+    return names.flatMap(({ name }) => {
+      const match = pattern.exec(name);
+      return match ? [{ name, kind: match[1] as 'load' | 'old', since: Number(match[2]) }] : [];
+    });
+  }
+
+  /**
+   * Creates `copy` with the columns and indexes of `table` (index names alternate with a suffix:
+   * they are unique in the file), but for the indexes led by the date, which it answers, to be
+   * created later. Null for a schema this does not know how to copy.
+   */
+  private async createCopy(
+    manager: EntityManager,
+    table: string,
+    copy: string,
+  ): Promise<string[] | null> {
+    const schema = await manager.query<{ type: string; name: string; sql: string }[]>(
+      `SELECT type, name, sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL`,
+      [table],
+    );
+    const now: string[] = [];
+    const later: string[] = [];
+    for (const { type, name, sql } of schema) {
+      if (type === 'table') {
+        const match = /^CREATE TABLE\s+("?)\w+\1\s*\(/i.exec(sql);
+        if (!match) return null;
+        now.unshift(`CREATE TABLE "${copy}" (${sql.slice(match[0].length)}`);
+      } else {
+        const match = /^CREATE (UNIQUE )?INDEX\s+("?)\w+\2\s+ON\s+("?)\w+\3\s*\(/i.exec(sql);
+        if (!match) return null;
+        const columns = sql.slice(match[0].length);
+        const swapped = name.endsWith(SWAPPED_INDEX_SUFFIX)
+          ? name.slice(0, -SWAPPED_INDEX_SUFFIX.length)
+          : `${name}${SWAPPED_INDEX_SUFFIX}`;
+        const statement = `CREATE ${match[1] ?? ''}INDEX "${swapped}" ON "${copy}" (${columns}`;
+        (/^\s*"?date"?\s*[,)]/i.test(columns) ? later : now).push(statement);
+      }
+    }
+    if (!now[0]?.startsWith('CREATE TABLE')) return null;
+    for (const statement of now) await manager.query(statement);
+    return later;
+  }
+
+  /** Copies the store as it was at the start into the copies, a chunk per transaction. */
+  private async copyStore(plan: Plan, signal?: AbortSignal): Promise<void> {
+    const copies: [string, string, number][] = [
+      [this.live.data, plan.aside.data, plan.firstId],
+      [this.live.revisions, plan.aside.revisions, plan.copiedUpTo],
+    ];
+    for (const [from, to, upTo] of copies) {
+      for (let after = 0; after < upTo; after += COPY_CHUNK) {
+        await stopIf(signal);
+        await writeTransaction(this.dataSource, (manager) =>
+          manager.query(
+            `INSERT INTO "${to}" SELECT * FROM ${from} WHERE id > ? AND id <= ? ORDER BY id`,
+            [after, Math.min(after + COPY_CHUNK, upTo)],
+          ),
+        );
+      }
+    }
+  }
+
+  /**
+   * What the file creates and changes in the copy, by country then date: each chunk of the build
+   * then adds to the end of every index led by the country, the record or the change set.
+   */
+  private async fileChanges(plan: Plan, given: RecordValues[]): Promise<FileChanges> {
+    const records = given
+      .map((record) => ({ record, key: countryKey(record.country) }))
+      .sort((a, b) =>
+        a.key === b.key ? compare(a.record.date, b.record.date) : compare(a.key, b.key),
+      );
+    const stored = new Map<string, { id: number; values: string }>();
+    const countries = [...new Set(records.map((r) => r.key))];
+    for (let start = 0; start < countries.length; start += IN_LIMIT) {
+      const some = countries.slice(start, start + IN_LIMIT);
+      const rows = await this.dataSource.query<Row[]>(
+        `SELECT id, date, country, country_key, total_cases, new_cases, total_deaths, new_deaths
+         FROM "${plan.aside.data}" WHERE country_key IN (${some.map(() => '?').join(', ')})`,
+        some,
+      );
+      for (const row of rows) {
+        stored.set(`${String(row.country_key)}|${String(row.date)}`, {
+          id: Number(row.id),
+          values: valuesKey(recordValuesOf(row)),
+        });
+      }
+    }
+    const changes: FileChanges = { creates: [], updates: [], unchanged: 0 };
+    for (const { record, key } of records) {
+      const found = stored.get(`${key}|${record.date}`);
+      if (!found) changes.creates.push(record);
+      else if (found.values !== valuesKey(record)) {
+        changes.updates.push({ id: found.id, values: record });
+      } else changes.unchanged++;
+    }
+    return changes;
+  }
+
+  /**
+   * The file's records and their revisions into the copies, a chunk per transaction: new records
+   * (with the ids reserved), then changed ones, as the one-transaction path appends them. An
+   * index led by the date would take a few entries in each of its pages at every chunk, and each
+   * commit would write it whole again: those are created at the end, each by a transaction of
+   * its own (the longest hold of the writer).
+   */
+  private async build(
+    plan: Plan,
+    file: FileChanges,
+    changes: ChangeSet,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const { creates, updates } = file;
+    for (let start = 0; start < creates.length; start += BUILD_CHUNK) {
+      await stopIf(signal);
+      const chunk = creates.slice(start, start + BUILD_CHUNK);
+      const first = plan.firstId + start + 1;
+      await writeTransaction(this.dataSource, async (manager) => {
+        for (let i = 0; i < chunk.length; i += INSERT_ROWS) {
+          const rows = chunk.slice(i, i + INSERT_ROWS);
+          await manager.query(
+            `INSERT INTO "${plan.aside.data}" (id, ${INSERT_COLUMNS})
+             VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+            rows.flatMap((r, j) => [first + i + j, ...upsertParams(r)]),
+          );
+        }
+        const ids = chunk.map((_, i) => first + i);
+        await changes.appendCopies(manager, plan.aside.data, 'create', ids, plan.aside.revisions);
+      });
+    }
+    for (let start = 0; start < updates.length; start += BUILD_CHUNK) {
+      await stopIf(signal);
+      const chunk = updates.slice(start, start + BUILD_CHUNK);
+      await writeTransaction(this.dataSource, async (manager) => {
+        for (const { id, values } of chunk) {
+          await manager.query(
+            `UPDATE "${plan.aside.data}" SET country = ?, total_cases = ?, new_cases = ?,
+               total_deaths = ?, new_deaths = ? WHERE id = ?`,
+            [
+              values.country,
+              values.total_cases,
+              values.new_cases,
+              values.total_deaths,
+              values.new_deaths,
+              id,
+            ],
+          );
+        }
+        const ids = chunk.map(({ id }) => id);
+        await changes.appendCopies(manager, plan.aside.data, 'update', ids, plan.aside.revisions);
+      });
+    }
+    for (const statement of plan.deferred) {
+      await stopIf(signal);
+      await writeTransaction(this.dataSource, (manager) => manager.query(statement));
+    }
+  }
+
+  /**
+   * One transaction: the records other writers changed since the start (those with a revision
+   * after the copied history) come over into the copy with their revisions, the copies replace the
+   * live tables, and the change set is sealed. A record that the file changes too, or one that
+   * takes a key the file creates: rolled back (`ChangedMeanwhile`).
+   */
+  private async swap(manager: EntityManager, plan: Plan, changes: ChangeSet): Promise<void> {
+    const { data, revisions } = this.live;
+    const meanwhile = `SELECT record_id FROM ${revisions} WHERE id > ?`;
+    const [both] = await manager.query<unknown[]>(
+      `SELECT 1 FROM ${revisions} l JOIN "${plan.aside.revisions}" a
+         ON a.record_id = l.record_id AND a.id > ?
+       WHERE l.id > ? LIMIT 1`,
+      [plan.copiedUpTo, plan.copiedUpTo],
+    );
+    if (both) throw new ChangedMeanwhile();
+    await manager.query(`DELETE FROM "${plan.aside.data}" WHERE id IN (${meanwhile})`, [
+      plan.copiedUpTo,
+    ]);
+    try {
+      await manager.query(
+        `INSERT INTO "${plan.aside.data}" SELECT * FROM ${data} WHERE id IN (${meanwhile})`,
+        [plan.copiedUpTo],
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ChangedMeanwhile();
+      throw error;
+    }
+    await manager.query(
+      `INSERT INTO "${plan.aside.revisions}" SELECT * FROM ${revisions} WHERE id > ? ORDER BY id`,
+      [plan.copiedUpTo],
+    );
+    const dataSeq = await this.lastId(manager, data);
+    const revisionsSeq = await this.lastId(manager, revisions);
+    for (const key of ['data', 'revisions'] as const) {
+      await manager.query(`ALTER TABLE ${this.live[key]} RENAME TO "${plan.old[key]}"`);
+      await manager.query(`ALTER TABLE "${plan.aside[key]}" RENAME TO ${this.live[key]}`);
+    }
+    // Ids never come back, even those taken by records created and deleted meanwhile.
+    await this.setSequence(manager, data, Math.max(dataSeq, await this.lastId(manager, data)));
+    await this.setSequence(
+      manager,
+      revisions,
+      Math.max(revisionsSeq, await this.lastId(manager, revisions)),
+    );
+    await manager.query(`DROP TABLE "${plan.old.data}"`);
+    await changes.seal(manager);
+  }
+
+  /** The last id `table` gave (AUTOINCREMENT's counter), or its largest, if larger. */
+  private async lastId(manager: EntityManager, table: string): Promise<number> {
+    const [row] = await manager.query<{ last: number | null }[]>(
+      `SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = ?), 0),
+              COALESCE((SELECT MAX(id) FROM "${table}"), 0)) AS last`,
+      [table],
+    );
+    return Number(row?.last ?? 0);
+  }
+
+  private async setSequence(manager: EntityManager, table: string, seq: number): Promise<void> {
+    const [row] = await manager.query<unknown[]>(`SELECT 1 FROM sqlite_sequence WHERE name = ?`, [
+      table,
+    ]);
+    await manager.query(
+      row
+        ? `UPDATE sqlite_sequence SET seq = ? WHERE name = ?`
+        : `INSERT INTO sqlite_sequence (seq, name) VALUES (?, ?)`,
+      [seq, table],
+    );
+  }
+
+  private async dropTables(tables: Tables): Promise<void> {
+    await writeTransaction(this.dataSource, async (manager) => {
+      await manager.query(`DROP TABLE IF EXISTS "${tables.data}"`);
+      await manager.query(`DROP TABLE IF EXISTS "${tables.revisions}"`);
+    });
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Between two transactions: a pause longer than the longest one between two attempts of a writer
+ * waiting for the lock in another process (`beginImmediate`), so that it gets in (SQLite does not
+ * queue writers: without it the load would take the lock again at once, every time), then the
+ * signal.
+ */
+async function stopIf(signal?: AbortSignal): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, LOCK_GAP_MS));
+  if (signal?.aborted) throw new Error('interrupted');
+}
