@@ -17,10 +17,11 @@ import { RecordValues } from './series.types';
 export const LOAD_ASIDE_MIN = 10_000;
 
 /**
- * The store is copied aside whole: only while it is small next to the file (its history at most
- * this share of the file's records). Larger stores are written in one transaction.
+ * The store is copied aside whole: only while its history is at most this many times the records
+ * the file creates or changes (the longest hold of the writer, indexing the history, grows with
+ * it). Larger stores are written in one transaction.
  */
-const STORE_SHARE_MAX = 0.25;
+const STORE_SHARE_MAX = 2;
 
 /** Records per build transaction: each holds SQLite's only writer for a few tens of ms. */
 const BUILD_CHUNK = 3_000;
@@ -73,16 +74,16 @@ interface FileChanges {
 }
 
 /**
- * SQLite only: a large load into a small store (a first load, mostly) without holding the only
+ * SQLite only: a large load (a first load, a source restating its series) without holding the only
  * writer for the whole load (decision 0026). The store is copied aside, the file's records and
  * their revisions are written into the copies in short transactions, invisible to readers, and one
  * short transaction brings over what other writers did meanwhile (found by their revisions) and
  * swaps the copies in by renaming. Readers see the file whole or not at all; a failure or an
  * interruption drops the copies and changes nothing. Ids are reserved at the start, so that
  * records and revisions created meanwhile keep theirs.
- * Answers null, having changed nothing, when it does not apply: the store is not small next to the
- * file, another load is under way, or another writer changed a record the file changes meanwhile;
- * the caller then writes the records the usual way.
+ * Answers null, having changed nothing, when it does not apply: the store's history is large next
+ * to what the file changes, another load is under way, or another writer changed meanwhile a
+ * record the file changes; the caller then writes the records the usual way.
  */
 export class SqliteLoadAside {
   constructor(
@@ -127,8 +128,8 @@ export class SqliteLoadAside {
       await this.dropTables(plan.aside).catch(() => undefined);
       throw error;
     }
-    // The old history is dropped after the swap, by a transaction of its own (a failure leaves
-    // it to the next load's clean-up).
+    // The old tables are dropped after the swap, by a transaction of their own, which keeps the
+    // swap short (a failure leaves them to the next load's clean-up).
     await this.dropTables(plan.old).catch(() => undefined);
     return counts;
   }
@@ -165,12 +166,13 @@ export class SqliteLoadAside {
       data: `${this.live.data}__old_${now}`,
       revisions: `${this.live.revisions}__old_${now}`,
     };
-    const deferred: string[] = [];
-    for (const key of ['data', 'revisions'] as const) {
-      const later = await this.createCopy(manager, this.live[key], aside[key]);
-      if (!later) return null;
-      deferred.push(...later);
-    }
+    // Both schemas are read before either copy is created: a copy left half made would send
+    // every load the usual way until it is old.
+    const data = await this.copyStatements(manager, this.live.data, aside.data);
+    const revisions = await this.copyStatements(manager, this.live.revisions, aside.revisions);
+    if (!data || !revisions) return null;
+    for (const statement of [...data.now, ...revisions.now]) await manager.query(statement);
+    const deferred = [...data.later, ...revisions.later];
     const firstId = await this.lastId(manager, this.live.data);
     const copiedUpTo = await this.lastId(manager, this.live.revisions);
     // Records and revisions created meanwhile take ids after the file's (one revision each); the
@@ -197,15 +199,15 @@ export class SqliteLoadAside {
   }
 
   /**
-   * Creates `copy` with the columns and indexes of `table` (index names alternate with a suffix:
-   * they are unique in the file), but for the indexes led by the date, which it answers, to be
-   * created later. Null for a schema this does not know how to copy.
+   * The statements that create `copy` with the columns and indexes of `table` (index names
+   * alternate with a suffix: they are unique in the file): `now`, and `later` the indexes led by
+   * the date (see `build`). Null for a schema this does not know how to copy.
    */
-  private async createCopy(
+  private async copyStatements(
     manager: EntityManager,
     table: string,
     copy: string,
-  ): Promise<string[] | null> {
+  ): Promise<{ now: string[]; later: string[] } | null> {
     const schema = await manager.query<{ type: string; name: string; sql: string }[]>(
       `SELECT type, name, sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL`,
       [table],
@@ -229,8 +231,7 @@ export class SqliteLoadAside {
       }
     }
     if (!now[0]?.startsWith('CREATE TABLE')) return null;
-    for (const statement of now) await manager.query(statement);
-    return later;
+    return { now, later };
   }
 
   /** Copies the store as it was at the start into the copies, a chunk per transaction. */
@@ -393,7 +394,6 @@ export class SqliteLoadAside {
       revisions,
       Math.max(revisionsSeq, await this.lastId(manager, revisions)),
     );
-    await manager.query(`DROP TABLE "${plan.old.data}"`);
     await changes.seal(manager);
   }
 

@@ -68,7 +68,7 @@ export class SeriesRepository {
   private readonly records: Repository<SeriesRecordEntity>;
   /** The history: every write below appends its revisions in its own transaction. */
   readonly revisions: RevisionRepository;
-  /** SQLite: a large first load, without holding the only writer all along. */
+  /** SQLite: a large load, without holding the only writer all along. */
   private readonly loadAside?: SqliteLoadAside;
 
   /**
@@ -481,9 +481,9 @@ export class SeriesRepository {
   ): Promise<UpsertCounts> {
     if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
     const canonical = records.map(withCanonicalCountry);
-    const loaded = await this.loadedAside(canonical, origin, signal);
-    if (loaded) return loaded;
     const { pending, unchanged } = await this.withoutUnchanged(canonical);
+    const loaded = await this.loadedAside(pending, origin, signal);
+    if (loaded) return { ...loaded, unchanged: loaded.unchanged + unchanged };
     // Concurrent bulk writes over the same keys can deadlock on MySQL: `writeTransaction` runs
     // the victim again.
     const counts = await withDeadline(this.upsertOnce(pending, origin, signal), this.deadlineMs);
@@ -491,8 +491,9 @@ export class SeriesRepository {
   }
 
   /**
-   * SQLite, many records into a small store (a first load), each key once: written aside and
-   * swapped in (`SqliteLoadAside`); null when written the usual way.
+   * SQLite, many records to create or change (a first load, a restated series) in a store whose
+   * history is not much larger, each key once: written aside and swapped in (`SqliteLoadAside`);
+   * null when written the usual way.
    */
   private async loadedAside(
     records: RecordValues[],

@@ -65,6 +65,27 @@ async function dataIndexes(bed: ReturnType<typeof cliTestBed>): Promise<string[]
   return rows.map((r) => r.name);
 }
 
+/**
+ * Resolves once a load built aside holds some of its `total` records, but not all: between two of
+ * the transactions that write them.
+ */
+async function untilBuilding(bed: ReturnType<typeof cliTestBed>, total: number): Promise<void> {
+  for (;;) {
+    const [table] = await bed.t.dataSource.query<{ name: string }[]>(
+      `SELECT name FROM sqlite_master WHERE name LIKE 'covid_data\\_\\_load\\_%' ESCAPE '\\'`,
+    );
+    if (table) {
+      const [{ count }] = await bed.t.dataSource.query<{ count: number }[]>(
+        `SELECT COUNT(*) AS count FROM "${table.name}"`,
+      );
+      if (Number(count) > 0 && Number(count) < total) return;
+      if (Number(count) >= total)
+        throw new Error('the load was written before it could be stopped');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
 /** A new store: no COVID record, no history of any. */
 async function emptyCovid(bed: ReturnType<typeof cliTestBed>): Promise<void> {
   for (const table of ['covid_data', 'covid_revisions', 'covid_revision_commits']) {
@@ -209,9 +230,13 @@ describe('a first load of a large file (CLI, both databases)', () => {
     const rows = records(COUNTRIES, 2000);
     const stop = new AbortController();
     const load = repository().upsertMany(rows, { actor: 'test:load' }, stop.signal);
-    // SQLite: a write queued behind the load's first transaction; the load is under way once
-    // it has run.
-    await writeTransaction(bed.t.dataSource, () => Promise.resolve());
+    if (TEST_DB_TYPE === 'mysql') {
+      // A write queued behind the load's transaction: the load is under way once it has run.
+      await writeTransaction(bed.t.dataSource, () => Promise.resolve());
+    } else {
+      // SQLite: stopped between two transactions that write the file's records into the copy.
+      await untilBuilding(bed, rows.length);
+    }
     stop.abort();
     await expect(load).rejects.toThrow('interrupted');
     expect(
@@ -248,6 +273,58 @@ describe('a first load of a large file (CLI, both databases)', () => {
     await repository().upsertMany(records(COUNTRIES, 1100, 5), TEST_ORIGIN);
     expect(await dataIndexes(bed)).toEqual(before);
   });
+
+  sqliteOnly(
+    'a source restating its whole series is built aside too, unless its history is much larger',
+    async () => {
+      const indexes = await dataIndexes(bed);
+      const first = records(COUNTRIES, 1100);
+      await repository().upsertMany(first, TEST_ORIGIN);
+      expect(await dataIndexes(bed)).not.toEqual(indexes);
+      // Every record changed; its history (one revision each) is no larger than the file.
+      const restated = records(COUNTRIES, 1100, 1);
+      expect(await repository().upsertMany(restated, { actor: 'test:restate' })).toEqual({
+        inserted: 0,
+        updated: 11_000,
+        unchanged: 0,
+      });
+      expect(await dataIndexes(bed)).toEqual(indexes);
+      const stored = await tableRows(bed.t.dataSource, 'covid_data');
+      expect(stored).toHaveLength(11_000);
+      const byKey = new Map(stored.map((r) => [`${r.country}|${r.date}`, r]));
+      for (const r of restated) expect(byKey.get(`${r.country}|${r.date}`)).toMatchObject(r);
+      const history = await bed.t.http
+        .get(`/api/covid/data/${byKey.get(`Peru|${day(9)}`)!.id}/history`)
+        .set(bed.t.auth());
+      expect(
+        (history.body as { change: string; actor: string; record: RecordValues }[]).map((r) => [
+          r.change,
+          r.actor,
+          r.record.total_cases,
+        ]),
+      ).toEqual([
+        ['create', TEST_ORIGIN.actor, 9],
+        ['update', 'test:restate', 10],
+      ]);
+      // The same file again: nothing to write, nothing built aside.
+      expect(await repository().upsertMany(restated, TEST_ORIGIN)).toEqual({
+        inserted: 0,
+        updated: 0,
+        unchanged: 11_000,
+      });
+      expect(await dataIndexes(bed)).toEqual(indexes);
+      // 10,000 records changed, next to a history of 22,000 (more than twice that): one
+      // transaction, the usual way, and the unchanged ones counted.
+      const some = [...records(COUNTRIES, 1000, 2), ...restated.filter((r) => r.date >= day(1000))];
+      expect(await repository().upsertMany(some, TEST_ORIGIN)).toEqual({
+        inserted: 0,
+        updated: 10_000,
+        unchanged: 1_000,
+      });
+      expect(await dataIndexes(bed)).toEqual(indexes);
+      expect(await asideTables(bed)).toEqual([]);
+    },
+  );
 
   sqliteOnly(
     'drops what a dead load left; a load still running makes the next one go the usual way',
