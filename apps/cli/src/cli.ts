@@ -8,7 +8,10 @@ import { historyCommands } from './records/history.command';
 import { sourcesCommand } from './records/sources.command';
 import { tokensCommand } from './tokens/tokens.command';
 
-/** The whole command line: `tokens ...`, `import`, `export`, `sources`, `history`, `restore`, `revert`. */
+/**
+ * The whole command line: `tokens ...`, `import`, `export`, `sources`, `history`, `restore`,
+ * `revert`, `prune-history`.
+ */
 export function buildProgram(): Command {
   const program = new Command('covid-cli')
     .description(

@@ -10,6 +10,7 @@ export * from './concurrency-limit';
 export * from './weekly-history';
 export * from './event-loop-turns';
 export * from './history/revision.repository';
+export * from './history/revision-pruner';
 export * from './history/change-cursor';
 export * from './history/change-feed';
 export * from './list-cursor';

@@ -209,12 +209,13 @@ export class SeriesService {
    * A country's window (`countryWindow`) in `format`; cached as text. As of an instant (`asOf`, an
    * `as_of` value) under its own key: never served as the live answer, nor the live one as it.
    */
-  countryWindowList(
+  async countryWindowList(
     country: string,
     format: ListFormat,
     asOf?: string,
   ): Promise<CachedValue<string>> {
     const instant = asOf === undefined ? undefined : asOfInstant(asOf);
+    if (instant !== undefined) await this.checkKept(instant);
     const key = `${format}:country:${countryLookupKey(country)}`;
     return this.cache.getCached(instant === undefined ? key : `${key}@${instant}`, async () =>
       listText(format, RECORD_COLUMNS, await this.countryWindow(country, instant)),
@@ -305,6 +306,7 @@ export class SeriesService {
    */
   async list(query: ListQuery, format: ListFormat = 'json'): Promise<ListBody> {
     const filter = this.listFilter(query);
+    if (filter.asOf !== undefined) await this.checkKept(filter.asOf);
     // The key holds the whole filter, an instant (`asOf`) included.
     if (filter.limit <= CACHED_LIST_LIMIT) {
       const key = `list:${format}:${JSON.stringify(filter)}`;
@@ -495,6 +497,20 @@ export class SeriesService {
       if (!(error instanceof ApiError)) this.changed();
       if (error instanceof DatabaseDeadlineError) void error.settled.then(() => this.changed());
       throw error;
+    }
+  }
+
+  /** A 400 naming `as_of` for a moment before the history was pruned: no longer known. */
+  private async checkKept(asOf: number): Promise<void> {
+    const since = await this.repository.revisions.keptSince();
+    if (since !== null && asOf < since) {
+      throw ApiError.badRequest(MESSAGES.invalidQuery, [
+        problemMessage({
+          field: 'as_of',
+          problem: 'before-kept-history',
+          since: new Date(since).toISOString(),
+        }),
+      ]);
     }
   }
 

@@ -17,12 +17,12 @@ function recordId(text: string): number {
   return Number(text);
 }
 
-/** `--since`: an ISO 8601 date (the start of that day, UTC) or date-time. */
-function instant(text: string): number {
+/** `--since`, `--before`: an ISO 8601 date (the start of that day, UTC) or date-time. */
+function instant(text: string, option = '--since'): number {
   const ms = parseInstant(text);
   if (ms === undefined) {
     throw CliError.usage(
-      `invalid --since "${text}": expected an ISO 8601 date or date-time (2026-11-26, 2026-11-26T10:00:00Z)`,
+      `invalid ${option} "${text}": expected an ISO 8601 date or date-time (2026-11-26, 2026-11-26T10:00:00Z)`,
     );
   }
   return ms;
@@ -123,7 +123,35 @@ export function historyCommands(): Command[] {
       });
     });
 
-  return [history, restore, revert];
+  const prune = new Command('prune-history')
+    .description(
+      'remove the revisions made before a moment that a later one made before it supersedes (records are untouched); reads as of an earlier moment are refused from then on',
+    )
+    .argument('<dataset>', 'covid or mpox')
+    .requiredOption(
+      '--before <time>',
+      'ISO 8601 date or date-time, not in the future (a date: the start of that day, UTC)',
+    )
+    .option('--dry-run', 'only count what would be removed')
+    .action((dataset: string, options: { before: string; dryRun?: boolean }) => {
+      const series = seriesNamed(dataset);
+      const before = instant(options.before, '--before');
+      if (before > Date.now()) {
+        throw CliError.usage(`invalid --before "${options.before}": it is in the future`);
+      }
+      const dryRun = options.dryRun === true;
+      return withService(RecordHistoryService, async (service) => {
+        const counts = await service.prune(series, before, dryRun);
+        const moment = new Date(before).toISOString();
+        out(
+          dryRun
+            ? `would remove: ${counts.revisions} revision(s) of ${series.key} superseded before ${moment} (--dry-run: nothing written)`
+            : `removed: ${counts.revisions} revision(s) of ${series.key} superseded before ${moment}, ${counts.commits} emptied commit(s) of the change feed; as_of before ${moment} is refused from now on`,
+        );
+      });
+    });
+
+  return [history, restore, revert, prune];
 }
 
 /** A daily figure with its sign: `+5`, `-5` (sources revise past days downwards), `+0`. */

@@ -5,7 +5,9 @@ import { isUniqueViolation } from '@app/database';
 import { CHANGE_CHANNELS, announceChange } from '@app/messaging';
 import {
   ChangeKind,
+  PruneCounts,
   RecordValues,
+  RevisionPruner,
   SeriesDefinition,
   SeriesRepository,
   StoredRevision,
@@ -131,6 +133,11 @@ export class RecordHistoryService {
       await announceChange(this.config.redisUrl, CHANGE_CHANNELS.records, series.key);
     }
     return done;
+  }
+
+  /** Removes the revisions superseded before `before` (`RevisionPruner`); with `dryRun`, counts. */
+  prune(series: SeriesDefinition, before: number, dryRun: boolean): Promise<PruneCounts> {
+    return new RevisionPruner(this.dataSource, series).prune(before, dryRun);
   }
 
   private repository(series: SeriesDefinition): SeriesRepository {

@@ -22,5 +22,6 @@ export type FieldProblem = { field: string } & (
   | { problem: 'not-with'; other: string }
   | { problem: 'not-an-instant' }
   | { problem: 'in-the-future' }
+  | { problem: 'before-kept-history'; since: string }
   | { problem: 'invalid' }
 );

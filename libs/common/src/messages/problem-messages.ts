@@ -43,6 +43,8 @@ function wording(p: FieldProblem): string {
       return 'doit être une date AAAA-MM-JJ ou une date-heure ISO 8601 avec fuseau (2026-11-26T10:00:00Z)';
     case 'in-the-future':
       return 'ne doit pas être dans le futur';
+    case 'before-kept-history':
+      return `doit être postérieur ou égal à ${p.since} : l'historique antérieur a été élagué`;
     case 'invalid':
       return 'valeur invalide';
   }

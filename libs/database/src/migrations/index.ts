@@ -11,6 +11,7 @@ import { CreateRevisions1764900000000 } from './1764900000000-create-revisions';
 import { RevisionCommits1765000000000 } from './1765000000000-revision-commits';
 import { RevisionAsOf1765100000000 } from './1765100000000-revision-as-of';
 import { SourceImports1765200000000 } from './1765200000000-source-imports';
+import { HistoryHorizons1765300000000 } from './1765300000000-history-horizons';
 
 /** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   RevisionCommits1765000000000,
   RevisionAsOf1765100000000,
   SourceImports1765200000000,
+  HistoryHorizons1765300000000,
 ];

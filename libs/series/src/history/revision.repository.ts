@@ -126,6 +126,7 @@ function toRevision(row: Row): StoredRevision {
  * inside the transaction of the write they describe, so a change and its revision commit together.
  */
 export class RevisionRepository {
+  private readonly key: string;
   private readonly table: string;
   private readonly commits: string;
 
@@ -138,6 +139,7 @@ export class RevisionRepository {
     private readonly deadlineMs?: number,
     private readonly gapGraceMs = FEED_GAP_GRACE_MS,
   ) {
+    this.key = definition.key;
     this.table = `${definition.key}_revisions`;
     this.commits = `${definition.key}_revision_commits`;
   }
@@ -276,6 +278,17 @@ export class RevisionRepository {
     return rows.map(toRevision);
   }
 
+  /**
+   * The moment before which the history was pruned (`RevisionPruner`): reads as of an earlier one
+   * cannot be answered. Null while it is whole.
+   */
+  async keptSince(): Promise<number | null> {
+    const [row] = await this.rows(`SELECT pruned_before FROM history_horizons WHERE series = ?`, [
+      this.key,
+    ]);
+    return row ? Number(row.pruned_before) : null;
+  }
+
   /** At least as many as the revisions of the table (ids count from 1), read from the index. */
   async upperCount(): Promise<number> {
     const [row] = await withDeadline(
@@ -332,15 +345,23 @@ export class RevisionRepository {
     }
     let wanted = limit - page.length;
     if (wanted === 0) return page;
+    // Commits emptied by `history prune` are skipped, not taken for gaps (`emptiedBetween`).
     const commits = await this.rows(
-      `SELECT seq, at, revisions FROM ${this.commits} WHERE seq > ? ORDER BY seq LIMIT ?`,
+      `SELECT seq, at, revisions FROM ${this.commits} WHERE seq > ? AND revisions > 0
+       ORDER BY seq LIMIT ?`,
       [seq, wanted],
     );
     const whole: number[] = [];
     let partial: number | undefined;
     for (const commit of commits) {
       const next = Number(commit.seq);
-      if (next !== seq + 1 && Number(commit.at) > now - this.gapGraceMs) break;
+      if (
+        next !== seq + 1 &&
+        Number(commit.at) > now - this.gapGraceMs &&
+        !(await this.emptiedBetween(seq, next))
+      ) {
+        break;
+      }
       const count = Number(commit.revisions);
       seq = next;
       if (count > wanted) {
@@ -361,6 +382,15 @@ export class RevisionRepository {
     }
     if (partial !== undefined) page.push(...(await this.commitRevisions(partial, 0, wanted)));
     return page;
+  }
+
+  /** Whether every commit between `seq` and `next` is there, emptied by a prune: no gap. */
+  private async emptiedBetween(seq: number, next: number): Promise<boolean> {
+    const [row] = await this.rows(
+      `SELECT COUNT(*) AS count FROM ${this.commits} WHERE seq > ? AND seq < ?`,
+      [seq, next],
+    );
+    return Number(row?.count ?? 0) === next - seq - 1;
   }
 
   /** The revisions of commit `seq` after revision `afterId`, `limit` at most. */
