@@ -30,3 +30,12 @@ export const RECORD_KEYS = [
 
 /** Who writes when a test calls a repository directly (the revisions say so). */
 export const TEST_ORIGIN = { actor: 'test:setup' };
+
+/** An instant strictly between the writes before and after it (revisions are stamped in ms). */
+export async function instantBetweenWrites(): Promise<string> {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  await sleep(3);
+  const at = new Date().toISOString();
+  await sleep(3);
+  return at;
+}

@@ -6,22 +6,12 @@
  */
 import { MESSAGES } from '@app/common';
 import { RevisionAsOf1765100000000 } from '@app/database/migrations/1765100000000-revision-as-of';
-import { SERIES_KEYS, recordBody } from '../../support/fixtures';
+import { SERIES_KEYS, instantBetweenWrites, recordBody } from '../../support/fixtures';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
 const NOT_AN_INSTANT =
   'as_of : doit être une date AAAA-MM-JJ ou une date-heure ISO 8601 avec fuseau (2026-11-26T10:00:00Z)';
 const IN_THE_FUTURE = 'as_of : ne doit pas être dans le futur';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** An instant strictly between the writes before and after it (revisions are stamped in ms). */
-async function instant(): Promise<string> {
-  await sleep(3);
-  const at = new Date().toISOString();
-  await sleep(3);
-  return at;
-}
 
 const q = (value: string) => encodeURIComponent(value);
 
@@ -56,18 +46,18 @@ describe.each(SERIES_KEYS)('%s data as of an instant', (key) => {
   const rec = (id: number, values: Record<string, unknown>) => ({ id, ...recordBody(values) });
 
   beforeAll(async () => {
-    at.before = await instant();
+    at.before = await instantBetweenWrites();
     a = await create(A1);
     b = await create(B);
-    at.created = await instant();
+    at.created = await instantBetweenWrites();
     expect(
       (await t.http.put(`/api/${key}/data/${a}`).set(t.auth()).send(recordBody(A2))).status,
     ).toBe(200);
-    at.updated = await instant();
+    at.updated = await instantBetweenWrites();
     expect((await t.http.delete(`/api/${key}/data/${b}`).set(t.auth())).status).toBe(200);
-    at.deleted = await instant();
+    at.deleted = await instantBetweenWrites();
     c = await create(C);
-    at.recreated = await instant();
+    at.recreated = await instantBetweenWrites();
   });
 
   const list = async (asOf: string, extra = '') => {
@@ -131,7 +121,7 @@ describe.each(SERIES_KEYS)('%s data as of an instant', (key) => {
       date: string;
     }[];
     expect(whole).toHaveLength(700);
-    const then = await instant();
+    const then = await instantBetweenWrites();
     expect((await t.http.delete(`/api/${key}/data/${whole[10].id}`).set(t.auth())).status).toBe(
       200,
     );
@@ -231,13 +221,13 @@ describe('the public country route as of an instant', () => {
   afterAll(() => t.close());
 
   it('answers the window as it was, 404 before the country had records, apart from the live one', async () => {
-    const before = await instant();
+    const before = await instantBetweenWrites();
     const created = await t.http
       .post('/api/covid/data')
       .set(t.auth())
       .send(recordBody({ country: 'Chile', date: '2021-05-01', total_cases: 10 }));
     const id = (created.body as { id: number }).id;
-    const first = await instant();
+    const first = await instantBetweenWrites();
     await t.http
       .put(`/api/covid/data/${id}`)
       .set(t.auth())

@@ -5,19 +5,9 @@
  * no record changes. `--dry-run` only counts.
  */
 import { MESSAGES } from '@app/common';
-import { recordBody } from '../../support/fixtures';
+import { instantBetweenWrites, recordBody } from '../../support/fixtures';
 import { cliTestBed } from '../../support/cli-test-bed';
 import { historySnapshot, snapshot } from '../../support/table-snapshot';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** An instant strictly between the writes before and after it (revisions are stamped in ms). */
-async function instant(): Promise<string> {
-  await sleep(3);
-  const at = new Date().toISOString();
-  await sleep(3);
-  return at;
-}
 
 interface Change {
   cursor: string;
@@ -82,15 +72,15 @@ describe('prune-history (CLI, both databases)', () => {
   it('removes what was superseded before the moment; later reads, the feed and records hold', async () => {
     const a = (await write('post', '', body('Zone A', 1))).id!;
     const b = (await write('post', '', body('Zone B', 2))).id!;
-    const early = await instant();
+    const early = await instantBetweenWrites();
     await write('put', `/${a}`, body('Zone A', 10));
     await write('delete', `/${b}`);
     await write('put', `/${a}`, body('Zone A', 100));
-    const horizon = await instant();
+    const horizon = await instantBetweenWrites();
     const c = (await write('post', '', body('Zone C', 3))).id!;
-    const middle = await instant();
+    const middle = await instantBetweenWrites();
     await write('put', `/${a}`, body('Zone A', 1000));
-    const now = await instant();
+    const now = await instantBetweenWrites();
 
     const moments = [horizon, middle, now];
     const answers = await Promise.all(moments.map(asOf));
