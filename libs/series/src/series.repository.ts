@@ -616,23 +616,18 @@ export class SeriesRepository {
       written.set(key, { id: before?.id, values: after });
       changed.push({ key, values: record, kind });
     }
-    if (written.size < changed.length || this.dataSource.options.type === 'mysql') {
-      // A key written twice: each write keeps the values it wrote. MySQL: an INSERT ... SELECT
-      // takes InnoDB's table-level AUTO-INC lock for the whole statement (innodb_autoinc_lock_mode
-      // 1), which held every API write's revision back while an import ran.
+    if (written.size === changed.length && this.dataSource.options.type === 'mysql') {
+      await this.applyMysql(manager, changed, stored, changes, counts, signal);
+      return;
+    }
+    if (written.size < changed.length) {
+      // A key written twice: each write keeps the values it wrote.
       await this.writeChunks(manager, changed, signal);
       const ids = await this.idsOf(manager, changed, stored);
-      // As on SQLite, new records first, unless a key comes twice (then in the input's order).
-      const ordered =
-        written.size < changed.length
-          ? changed
-          : [
-              ...changed.filter((c) => c.kind === 'create'),
-              ...changed.filter((c) => c.kind === 'update'),
-            ];
+      // In the input's order (elsewhere new records come first).
       await changes.append(
         manager,
-        ordered.map(({ key, values, kind }) => ({ recordId: ids(key), kind, values })),
+        changed.map(({ key, values, kind }) => ({ recordId: ids(key), kind, values })),
       );
       return;
     }
@@ -644,6 +639,85 @@ export class SeriesRepository {
     await changes.appendCopies(manager, this.table, 'create', created);
     const updatedIds = updates.map(({ key }) => Number(stored.get(key)?.id));
     await changes.appendCopies(manager, this.table, 'update', updatedIds);
+  }
+
+  /**
+   * MySQL, each key once: new records upserted by key, changed ones updated by id. An upsert of
+   * a stored key takes an exclusive next-key lock on it, which covers the gap before it: while a
+   * source restated its series, every API insert next to any of its keys waited for the import's
+   * commit. Rows updated by id are locked alone. A record deleted by another writer since it was
+   * read is created again, as the upsert did. Revisions are appended, not copied: an
+   * INSERT ... SELECT takes InnoDB's table-level AUTO-INC lock for the whole statement
+   * (innodb_autoinc_lock_mode 1), which held every API write's revision back.
+   */
+  private async applyMysql(
+    manager: EntityManager,
+    changed: { key: string; values: RecordValues; kind: 'create' | 'update' }[],
+    stored: Map<string, SeriesRecord>,
+    changes: ChangeSet,
+    counts: UpsertCounts,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const updates = changed
+      .filter((c) => c.kind === 'update')
+      .map((c) => ({ ...c, id: Number(stored.get(c.key)?.id) }));
+    const present = await this.lockRows(
+      manager,
+      updates.map((u) => u.id),
+    );
+    const kept = updates.filter((u) => present.has(u.id));
+    const creates = [
+      ...changed.filter((c) => c.kind === 'create'),
+      ...updates.filter((u) => !present.has(u.id)).map((u) => ({ ...u, kind: 'create' as const })),
+    ];
+    counts.updated -= updates.length - kept.length;
+    counts.inserted += updates.length - kept.length;
+    await this.writeChunks(manager, creates, signal);
+    await this.updateByIds(manager, kept, signal);
+    const createdIds = await this.idsOf(manager, creates, new Map());
+    await changes.append(manager, [
+      ...creates.map(({ key, values }) => ({
+        recordId: createdIds(key),
+        kind: 'create' as const,
+        values,
+      })),
+      ...kept.map(({ id, values }) => ({ recordId: id, kind: 'update' as const, values })),
+    ]);
+  }
+
+  /** MySQL: locks the rows `ids` that still exist (record locks only) and answers them. */
+  private async lockRows(manager: EntityManager, ids: number[]): Promise<Set<number>> {
+    const present = new Set<number>();
+    for (let start = 0; start < ids.length; start += IN_LIMIT) {
+      const some = ids.slice(start, start + IN_LIMIT);
+      const rows = await manager.query<Row[]>(
+        `SELECT id FROM ${this.table} WHERE id IN (${some.map(() => '?').join(', ')}) FOR UPDATE`,
+        some,
+      );
+      for (const row of rows) present.add(Number(row.id));
+    }
+    return present;
+  }
+
+  /** MySQL: writes each record's values over the row `id`, by chunks (one statement each). */
+  private async updateByIds(
+    manager: EntityManager,
+    updates: { id: number; values: RecordValues }[],
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const columns = ['country', 'total_cases', 'new_cases', 'total_deaths', 'new_deaths'] as const;
+    for (let start = 0; start < updates.length; start += UPSERT_CHUNK) {
+      if (signal) await new Promise((resolve) => setImmediate(resolve));
+      if (signal?.aborted) throw new Error('interrupted');
+      const chunk = updates.slice(start, start + UPSERT_CHUNK);
+      const first = `SELECT ? AS id, ${columns.map((c) => `? AS ${c}`).join(', ')}`;
+      const rest = ` UNION ALL SELECT ${['?', ...columns.map(() => '?')].join(', ')}`;
+      await manager.query(
+        `UPDATE ${this.table} d JOIN (${first}${rest.repeat(chunk.length - 1)}) v ON d.id = v.id
+         SET ${columns.map((c) => `d.${c} = v.${c}`).join(', ')}`,
+        chunk.flatMap(({ id, values }) => [id, ...columns.map((c) => values[c])]),
+      );
+    }
   }
 
   /** Upserts `changes` by chunks; between two, a turn of the event loop lets a signal in. */
