@@ -30,7 +30,7 @@ function summaryNumber(stdout: string, pattern: RegExp): number {
 }
 
 /** Runs `import <dataset> <file>` with the built admin CLI, exactly as an administrator would. */
-async function importWithCli(
+export async function importWithCli(
   dataset: 'covid' | 'mpox',
   file: string,
   env: Record<string, string>,

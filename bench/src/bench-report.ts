@@ -3,6 +3,7 @@ import { AsOfResult, formatAsOf } from './as-of-run';
 import { ImportResult } from './bench-database';
 import { DumpStats } from './dump-run';
 import { FairnessStats } from './fairness-run';
+import { RestateStats } from './restate-run';
 import { SyncReadStats, WriteLatencies } from './sync-run';
 import { FeedPageStats, formatFeedPage } from './feed-run';
 import { RecordHistoryStats, formatRecordHistory } from './history-run';
@@ -51,6 +52,8 @@ export interface BenchResult {
   asOf?: AsOfResult;
   /** Small reads while the scheduled sync imports the COVID file (since the sync issue). */
   syncReads?: SyncReadStats;
+  /** Writes while a source restates its whole series (since the history issue; absent before). */
+  restate?: RestateStats;
   /** The last page of the change feed (since the change feed issue). */
   feedPage?: FeedPageStats;
   /** One record's history (since the history issue; absent before). */
@@ -201,9 +204,19 @@ export function formatResult(result: BenchResult): string {
           ...(result.syncReads.writes ? [formatSyncWrites(result.syncReads.writes)] : []),
         ]
       : []),
+    ...(result.restate ? [formatRestate(result.restate)] : []),
     ...(result.recordHistory ? [formatRecordHistory(result.recordHistory)] : []),
     ...(result.feedPage ? [formatFeedPage(result.feedPage)] : []),
   ].join('\n');
+}
+
+function formatRestate({ restate, writes: w }: RestateStats): string {
+  return (
+    `Writes during an import restating the COVID file over the loaded store (${num(restate.updated)} ` +
+    `records updated in ${num(restate.seconds, 1)} s): ${num(w.writes)} POSTs at ${w.writesPerSecond}/s, ` +
+    `p50 ${num(w.p50Ms, 1)} ms, p99 ${num(w.p99Ms, 1)} ms, max ${num(w.maxMs, 1)} ms, ${w.unavailable} answered 503, ` +
+    `${w.failed} failed — ${w.met ? 'met' : 'MISSED'} (p99 < ${w.maxP99Ms} ms, no 503)`
+  );
 }
 
 function formatSyncWrites(w: WriteLatencies): string {

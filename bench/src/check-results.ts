@@ -87,6 +87,15 @@ function check(result: BenchResult): string[] {
     sync !== undefined && sync.reads > 0 && sync.failedReads === 0 && positive(sync.p99Ms),
     'sync scenario: every small read answered',
   );
+  const restate = result.restate;
+  expect(
+    restate !== undefined && restate.restate.updated === DATA_ROWS.covid,
+    'restating import: every record updated',
+  );
+  expect(
+    restate !== undefined && restate.writes.writes > 0 && restate.writes.failed === 0,
+    'restating import: every write answered',
+  );
   const history = result.recordHistory;
   expect(
     history !== undefined && history.reads > 0 && history.failedReads === 0,

@@ -13,6 +13,7 @@ import { runDump } from './dump-run';
 import { runFairness } from './fairness-run';
 import { runFeedPage } from './feed-run';
 import { runRecordHistory } from './history-run';
+import { runRestateWrites } from './restate-run';
 import { runSyncReads } from './sync-run';
 import { LoadOptions, LoadStats, combineLoads, runLoad } from './load-run';
 import { PROJECT_ROOT } from './paths';
@@ -232,6 +233,11 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
     );
     syncReads.writes = syncWrites.writes;
 
+    log(
+      'writes (POST at 20/s) while the CLI imports the COVID file restated over the loaded store',
+    );
+    const restate = await runRestateWrites(db, options.port + 2, resolve(options.apiMain));
+
     log(`POST ${CREATE_PATH}`);
     const bodies = createBodies();
     const createTarget = (server: ServerProcess) => ({
@@ -265,6 +271,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       fairness,
       asOf,
       syncReads,
+      restate,
       feedPage,
       recordHistory,
       imports,

@@ -39,7 +39,7 @@ export interface SyncReadStats extends ReadLatencies {
 }
 
 /** Posts one new record every `1 / writesPerSecond` s while `more()`, each with a date of its own. */
-async function steadyWrites(
+export async function steadyWrites(
   base: string,
   writesPerSecond: number,
   more: () => boolean,
