@@ -92,7 +92,8 @@ export class DedicatedMariaDb {
       host: '127.0.0.1',
       port: this.port,
       user: 'root',
-      connectTimeout: 2000,
+      // Refused at once while it is down; a server just resumed under load can take seconds.
+      connectTimeout: 10_000,
       supportBigNumbers: true,
       dateStrings: true,
     });
