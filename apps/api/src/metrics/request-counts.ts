@@ -1,4 +1,5 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Registry } from 'prom-client';
+import { LatencyCounts, LatencyHistogram } from './latency-histogram';
 
 /** Latency buckets, in seconds: from a memory answer (well under 1 ms) to a long full dump. */
 export const LATENCY_BUCKETS = [
@@ -13,13 +14,10 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 
 const STATUS_CLASSES = ['other', '1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 
-/** The latency histogram's child of one route and method, resolved once. */
-type LatencyChild = ReturnType<Histogram<'route' | 'method'>['labels']>;
-
 /**
  * What was answered on one route template and method: counts kept as plain numbers (read by the
  * counters when scraped: prom-client's `inc` hashes its labels on every call), and the latency
- * observed by prom-client's own histogram, through a child resolved once per route.
+ * counted in the latency histogram's counts of this route, resolved once.
  */
 export class RouteSeries {
   /** Responses by status class: index 1 to 5 for 1xx to 5xx, 0 for anything else. */
@@ -31,7 +29,7 @@ export class RouteSeries {
   constructor(
     readonly route: string,
     readonly method: string,
-    private readonly latency: LatencyChild,
+    private readonly latency: LatencyCounts,
   ) {}
 
   record(status: number, seconds: number): void {
@@ -48,11 +46,11 @@ export class RouteSeries {
  */
 export class RequestCounts {
   private readonly routes = new Map<string, Map<string, RouteSeries>>();
-  private readonly latency: Histogram<'route' | 'method'>;
+  private readonly latency: LatencyHistogram<'route' | 'method'>;
 
   /** The request metrics, registered in `registry`. */
   constructor(registry: Registry) {
-    this.latency = new Histogram({
+    this.latency = new LatencyHistogram({
       name: 'http_request_duration_seconds',
       help: 'Time from the request received to the response sent, by route template and method',
       labelNames: ['route', 'method'] as const,
@@ -75,7 +73,7 @@ export class RequestCounts {
       const label = METHODS.has(method) ? method : 'OTHER';
       series =
         byMethod.get(label) ??
-        new RouteSeries(template, label, this.latency.labels({ route: template, method: label }));
+        new RouteSeries(template, label, this.latency.child({ route: template, method: label }));
       byMethod.set(method, series);
     }
     return series;
