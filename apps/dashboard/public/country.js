@@ -5,9 +5,7 @@ import { COLORS, clearChart, drawChart, toTime, weeklyWithAverage } from './char
 import { DAY_MS, t } from './language.js';
 import { $, say } from './page.js';
 
-let listLoaded = false;
-export async function loadCountryList() {
-  if (listLoaded) return;
+async function fillCountryList() {
   const list = await api('/api/covid/public/countries');
   const datalist = $('country-list');
   for (const { country } of list) {
@@ -15,7 +13,20 @@ export async function loadCountryList() {
     option.value = country;
     datalist.append(option);
   }
-  listLoaded = true;
+}
+
+// One load shared by every caller: two views routed at once (the page's first route and a
+// hash change) each filled the list, and it showed every country twice. Tried again after a
+// failure.
+let listLoading;
+export function loadCountryList() {
+  if (!listLoading) {
+    listLoading = fillCountryList().catch((error) => {
+      listLoading = undefined;
+      throw error;
+    });
+  }
+  return listLoading;
 }
 
 function rangeStart(history, range) {
