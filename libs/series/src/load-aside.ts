@@ -64,6 +64,8 @@ interface Plan {
   copiedUpTo: number;
   /** Indexes led by the date, created once the copies are full (see `build`). */
   deferred: string[];
+  /** When the history was last pruned (`RevisionPruner`), as the load began; null if never. */
+  prunedAt: number | null;
 }
 
 /** What the file does to the store, as the copy holds it. */
@@ -86,9 +88,11 @@ interface FileChanges {
  * record the file changes; the caller then writes the records the usual way.
  */
 export class SqliteLoadAside {
+  /** `series`: the disease's key, under which `history_horizons` notes its prunes. */
   constructor(
     private readonly dataSource: DataSource,
     private readonly live: Tables,
+    private readonly series: string,
   ) {}
 
   /** `records`: canonical country names, each key once. */
@@ -181,7 +185,8 @@ export class SqliteLoadAside {
     await this.setSequence(manager, this.live.revisions, copiedUpTo + count);
     await this.setSequence(manager, aside.data, firstId);
     await this.setSequence(manager, aside.revisions, copiedUpTo);
-    return { aside, old, firstId, copiedUpTo, deferred };
+    const prunedAt = await this.prunedAt(manager);
+    return { aside, old, firstId, copiedUpTo, deferred, prunedAt };
   }
 
   /** The tables that loads built aside or swapped out, with the time in their name. */
@@ -365,6 +370,8 @@ export class SqliteLoadAside {
       [plan.copiedUpTo, plan.copiedUpTo],
     );
     if (both) throw new ChangedMeanwhile();
+    // A prune meanwhile deleted revisions the copy still holds (and recounted their commits).
+    if ((await this.prunedAt(manager)) !== plan.prunedAt) throw new ChangedMeanwhile();
     await manager.query(`DELETE FROM "${plan.aside.data}" WHERE id IN (${meanwhile})`, [
       plan.copiedUpTo,
     ]);
@@ -395,6 +402,14 @@ export class SqliteLoadAside {
       Math.max(revisionsSeq, await this.lastId(manager, revisions)),
     );
     await changes.seal(manager);
+  }
+
+  private async prunedAt(manager: EntityManager): Promise<number | null> {
+    const [row] = await manager.query<{ pruned_at: unknown }[]>(
+      `SELECT pruned_at FROM history_horizons WHERE series = ?`,
+      [this.series],
+    );
+    return row ? Number(row.pruned_at) : null;
   }
 
   /** The last id `table` gave (AUTOINCREMENT's counter), or its largest, if larger. */

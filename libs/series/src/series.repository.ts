@@ -84,10 +84,11 @@ export class SeriesRepository {
     this.table = this.records.metadata.tableName;
     this.revisions = new RevisionRepository(dataSource, definition, deadlineMs);
     if (dataSource.options.type !== 'mysql') {
-      this.loadAside = new SqliteLoadAside(dataSource, {
-        data: this.table,
-        revisions: `${definition.key}_revisions`,
-      });
+      this.loadAside = new SqliteLoadAside(
+        dataSource,
+        { data: this.table, revisions: `${definition.key}_revisions` },
+        definition.key,
+      );
     }
   }
 

@@ -6,6 +6,7 @@ import {
   LEFTOVER_AFTER_MS,
   LOAD_ASIDE_MIN,
   RecordValues,
+  RevisionPruner,
   SeriesRepository,
 } from '@app/series';
 import { cliTestBed } from '../../support/cli-test-bed';
@@ -323,6 +324,37 @@ describe('a first load of a large file (CLI, both databases)', () => {
       });
       expect(await dataIndexes(bed)).toEqual(indexes);
       expect(await asideTables(bed)).toEqual([]);
+    },
+  );
+
+  sqliteOnly(
+    'a history pruned while a load is built aside: the load goes the usual way, counts hold',
+    async () => {
+      await repository().upsertMany(records(COUNTRIES, 1100), TEST_ORIGIN);
+      await repository().upsertMany(records(COUNTRIES, 1100, 1), TEST_ORIGIN);
+      const before = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const indexes = await dataIndexes(bed);
+      const rows = records(COUNTRIES, 1100, 2);
+      const load = repository().upsertMany(rows, { actor: 'test:load' });
+      await untilBuilding(bed, rows.length);
+      // The first load's revisions, superseded by the second's: deleted while the copy holds them.
+      const pruned = await new RevisionPruner(bed.t.dataSource, COVID_SERIES).prune(before, false);
+      expect(pruned).toEqual({ revisions: 11_000, commits: 1 });
+      expect(await load).toEqual({ inserted: 0, updated: 11_000, unchanged: 0 });
+      // Not swapped in: the usual way, over the pruned history.
+      expect(await dataIndexes(bed)).toEqual(indexes);
+      expect(await asideTables(bed)).toEqual([]);
+      const counted = await bed.t.dataSource.query<{ counted: number; actual: number }[]>(
+        `SELECT c.revisions AS counted,
+           (SELECT COUNT(*) FROM covid_revisions r WHERE r.change_set = c.change_set) AS actual
+         FROM covid_revision_commits c ORDER BY c.seq`,
+      );
+      expect(counted.map((c) => [Number(c.counted), Number(c.actual)])).toEqual([
+        [0, 0],
+        [11_000, 11_000],
+        [11_000, 11_000],
+      ]);
     },
   );
 

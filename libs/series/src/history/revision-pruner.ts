@@ -1,12 +1,10 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { writeTransaction } from '@app/database';
+import { IN_LIMIT } from '../record-rows';
 import { SeriesDefinition } from '../series.types';
 
 /** Revision ids looked at per transaction: each holds SQLite's only writer briefly. */
 const PRUNE_CHUNK = 10_000;
-
-/** Ids per `IN (...)` list. */
-const IN_LIMIT = 500;
 
 /** What `prune` removed, or would remove. */
 export interface PruneCounts {
@@ -17,13 +15,14 @@ export interface PruneCounts {
 }
 
 /**
- * Bounds one disease's history (`history prune`): removes every revision made before a moment
+ * Bounds one disease's history (`prune-history`): removes every revision made before a moment
  * that a later revision, also made before it, supersedes. Each record keeps the revision that
  * held at that moment and every later one, so reads as of that moment or later answer as before;
  * earlier ones are refused from then on (the horizon, `RevisionRepository.keptSince`). The change
  * feed still mirrors the store: only superseded changes leave it. Records themselves are
- * untouched. Runs in short transactions:
- * an interrupted prune leaves a consistent history, pruned in part.
+ * untouched. Runs in short transactions: an interrupted prune leaves a consistent history, pruned
+ * in part. Each one that deletes notes the time (`pruned_at`): a load built aside meanwhile
+ * (`SqliteLoadAside`) would bring the deleted revisions back, and goes the usual way instead.
  */
 export class RevisionPruner {
   private readonly table: string;
@@ -42,7 +41,7 @@ export class RevisionPruner {
    * is set first (never moved back), so that no read as of an earlier moment sees a history
    * being pruned.
    */
-  async prune(before: number, dryRun: boolean, signal?: AbortSignal): Promise<PruneCounts> {
+  async prune(before: number, dryRun: boolean): Promise<PruneCounts> {
     const counts: PruneCounts = { revisions: 0, commits: 0 };
     const [top] = await this.dataSource.query<{ top: unknown }[]>(
       `SELECT MAX(id) AS top FROM ${this.table}`,
@@ -50,7 +49,6 @@ export class RevisionPruner {
     const last = Number(top?.top ?? 0);
     if (!dryRun) await writeTransaction(this.dataSource, (m) => this.setHorizon(m, before));
     for (let after = 0; after < last; after += PRUNE_CHUNK) {
-      if (signal?.aborted) throw new Error('interrupted');
       const upTo = Math.min(after + PRUNE_CHUNK, last);
       if (dryRun) {
         counts.revisions += (
@@ -61,7 +59,12 @@ export class RevisionPruner {
       await writeTransaction(this.dataSource, async (manager) => {
         const removed = await this.superseded(manager, before, after, upTo);
         counts.revisions += removed.length;
+        if (removed.length === 0) return;
         counts.commits += await this.remove(manager, removed);
+        await manager.query(`UPDATE history_horizons SET pruned_at = ? WHERE series = ?`, [
+          Date.now(),
+          this.definition.key,
+        ]);
       });
     }
     return counts;

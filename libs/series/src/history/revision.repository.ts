@@ -345,7 +345,7 @@ export class RevisionRepository {
     }
     let wanted = limit - page.length;
     if (wanted === 0) return page;
-    // Commits emptied by `history prune` are skipped, not taken for gaps (`emptiedBetween`).
+    // Commits emptied by `prune-history` are skipped, not taken for gaps (`emptiedBetween`).
     const commits = await this.rows(
       `SELECT seq, at, revisions FROM ${this.commits} WHERE seq > ? AND revisions > 0
        ORDER BY seq LIMIT ?`,
