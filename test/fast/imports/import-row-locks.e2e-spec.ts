@@ -6,6 +6,7 @@
  * aside (first-load.e2e-spec.ts).
  */
 import { COVID_SERIES, RecordValues, SeriesRepository } from '@app/series';
+import { eventually } from '../../support/cli';
 import { TEST_ORIGIN } from '../../support/fixtures';
 import { tableRows } from '../../support/table-snapshot';
 import { TestApp, bootTestApp } from '../../support/test-app';
@@ -82,5 +83,45 @@ mysqlOnly('an import changing stored records (MySQL)', () => {
       ['create', TEST_ORIGIN.actor],
       ['update', 'test:restate'],
     ]);
+  });
+
+  it('creates again a record deleted between its read and its lock, counted as inserted', async () => {
+    const repository = new SeriesRepository(t.dataSource, COVID_SERIES);
+    const old = await repository.insert(record('Chad', '2021-01-01', 1), TEST_ORIGIN);
+    // Another writer holds the row: the import reads it (no lock at READ COMMITTED), then waits
+    // in its `SELECT ... FOR UPDATE` until that writer deletes the row and commits.
+    const other = t.dataSource.createQueryRunner();
+    await other.connect();
+    try {
+      await other.startTransaction('READ COMMITTED');
+      await other.query('SELECT id FROM covid_data WHERE id = ? FOR UPDATE', [old]);
+      async function* restated(): AsyncGenerator<RecordValues[]> {
+        yield await Promise.resolve([record('Chad', '2021-01-01', 2)]);
+      }
+      const load = repository.upsertStream(restated(), { actor: 'test:restate' });
+      // The import's lock request, waiting (MariaDB lists no LOCK WAIT in INNODB_TRX for it).
+      const waiting = async () => {
+        const rows = await t.dataSource.query<{ n: string | number }[]>(
+          `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
+           WHERE DB = DATABASE() AND INFO LIKE 'SELECT id FROM covid_data WHERE id IN (%) FOR UPDATE'`,
+        );
+        return Number(rows[0].n) === 1;
+      };
+      expect(await eventually(waiting, { attempts: 100, everyMs: 20 })).toBe(true);
+      await other.query('DELETE FROM covid_data WHERE id = ?', [old]);
+      await other.commitTransaction();
+      expect(await load).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
+    } finally {
+      if (other.isTransactionActive) await other.rollbackTransaction();
+      await other.release();
+    }
+    const chad = (await tableRows(t.dataSource, 'covid_data')).filter((r) => r.country === 'Chad');
+    expect(chad.map((r) => [r.date, r.total_cases])).toEqual([['2021-01-01', 2]]);
+    const created = Number(chad[0].id);
+    expect(created).not.toBe(old);
+    const history = await t.http.get(`/api/covid/data/${created}/history`).set(t.auth());
+    expect(
+      (history.body as { change: string; actor: string }[]).map((r) => [r.change, r.actor]),
+    ).toEqual([['create', 'test:restate']]);
   });
 });
