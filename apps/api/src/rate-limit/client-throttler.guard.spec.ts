@@ -2,7 +2,13 @@ import { CanActivate, Controller, Get, Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { SkipThrottle, Throttle, ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
+import {
+  SkipThrottle,
+  Throttle,
+  ThrottlerGenerateKeyFunction,
+  ThrottlerGuard,
+  ThrottlerModule,
+} from '@nestjs/throttler';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import request from 'supertest';
 import { ApiError } from '@app/common';
@@ -10,6 +16,7 @@ import { TokenService } from '../auth/token.service';
 import { ClientThrottlerGuard } from './client-throttler.guard';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { RouteContext } from '../response-cache/route-context';
+import { throttlerKey } from './throttler-key';
 
 let perRequestLimit = 1;
 
@@ -161,7 +168,7 @@ describe('ClientThrottlerGuard.canActivateNow (the library’s counting, without
   const RATE_HEADERS = /^(x-ratelimit-|retry-after)/;
   type Answer = { status: number; headers: Record<string, string> };
 
-  async function start(guard: Type<CanActivate>) {
+  async function start(guard: Type<CanActivate>, generateKey?: ThrottlerGenerateKeyFunction) {
     const storage = new MemoryThrottlerStorage();
     let address = '';
     const moduleRef = await Test.createTestingModule({
@@ -173,6 +180,7 @@ describe('ClientThrottlerGuard.canActivateNow (the library’s counting, without
             { name: 'quiet', ttl: 60_000, limit: 4, setHeaders: false },
           ],
           storage,
+          generateKey,
         }),
       ],
       controllers: [LimitsController],
@@ -182,8 +190,11 @@ describe('ClientThrottlerGuard.canActivateNow (the library’s counting, without
         {
           provide: TokenService,
           useValue: {
-            identify: (request: { ip: string }) => {
-              address = request.ip;
+            // A client by the test's own header; otherwise anonymous, counted by address.
+            identify: (request: { ip: string; headers: Record<string, string> }) => {
+              const client = request.headers['x-client'];
+              if (client) return { kind: 'client', client, scopes: new Set() };
+              address ||= request.ip;
               return { kind: 'anonymous' };
             },
           },
@@ -208,15 +219,22 @@ describe('ClientThrottlerGuard.canActivateNow (the library’s counting, without
       );
       return { status: response.status, headers };
     };
-    /** The guard asked as `serveCachedResponses` asks it, from the address Nest's requests came from. */
-    const now = (handler: keyof LimitsController): Answer | undefined => {
+    /**
+     * The guard asked as `serveCachedResponses` asks it, by default from the address Nest's
+     * requests came from.
+     */
+    const now = (
+      handler: keyof LimitsController,
+      ip = address,
+      client?: string,
+    ): Answer | undefined => {
       const headers: Record<string, string> = {};
       // Names in lower case, as Fastify keeps them.
       const reply = {
         header: (name: string, value: unknown) => (headers[name.toLowerCase()] = String(value)),
       };
       const context = new RouteContext(
-        { ip: address, headers: {} } as unknown as FastifyRequest,
+        { ip, headers: client ? { 'x-client': client } : {} } as unknown as FastifyRequest,
         reply as unknown as FastifyReply,
         LimitsController,
         LimitsController.prototype[handler],
@@ -291,6 +309,55 @@ describe('ClientThrottlerGuard.canActivateNow (the library’s counting, without
       expect(app.now('free')).toBeUndefined();
       await app.viaNest('/other');
       expect(app.now('other')?.status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  // The `short` throttler allows 2 requests per caller.
+  const statusesNow = (count: number, ask: () => Answer | undefined) =>
+    Array.from({ length: count }, () => ask()?.status);
+
+  it('keeps the keys it made per address and per client with throttlerKey', async () => {
+    const tracked = jest.spyOn(
+      ClientThrottlerGuard.prototype as unknown as { trackerOf: () => string },
+      'trackerOf',
+    );
+    const app = await start(ClientThrottlerGuard, throttlerKey);
+    try {
+      await app.viaNest('/default');
+      await app.viaNest('/other');
+      tracked.mockClear();
+      expect(statusesNow(3, () => app.now('other', '192.0.2.1'))).toEqual([200, 200, 429]);
+      // Every route counts in the caller's one budget.
+      expect(app.now('byDefault', '192.0.2.1')?.status).toBe(429);
+      expect(app.now('other', '192.0.2.2')?.status).toBe(200);
+      // One IPv6 /64 is one caller.
+      expect(statusesNow(2, () => app.now('other', '2001:db8::1'))).toEqual([200, 200]);
+      expect(app.now('other', '2001:db8::2')?.status).toBe(429);
+      // A client is one caller whatever its address.
+      const acme = ['192.0.2.10', '192.0.2.11', '192.0.2.12'].map((ip) =>
+        app.now('other', ip, 'acme'),
+      );
+      expect(acme.map((answer) => answer?.status)).toEqual([200, 200, 429]);
+      // Made once per address or client: 192.0.2.1 and .2, the two IPv6 addresses, acme.
+      expect(tracked).toHaveBeenCalledTimes(5);
+      // Past the keys kept they are made again, and the counts stay right.
+      for (let i = 0; i < 10_001; i++) app.now('other', `10.0.${i >> 8}.${i & 255}`);
+      expect(app.now('other', '192.0.2.1')?.status).toBe(429);
+      expect(statusesNow(2, () => app.now('other', '10.0.0.0'))).toEqual([200, 429]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("keeps no keys with a key that depends on the route (the library's default)", async () => {
+    const app = await start(ClientThrottlerGuard);
+    try {
+      await app.viaNest('/default');
+      await app.viaNest('/other');
+      expect(statusesNow(3, () => app.now('byDefault', '192.0.2.5'))).toEqual([200, 200, 429]);
+      expect(app.now('other', '192.0.2.5')?.status).toBe(200);
     } finally {
       await app.close();
     }

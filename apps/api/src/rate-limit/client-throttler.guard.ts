@@ -18,6 +18,10 @@ import { MemoReflector } from '../response-cache/memo-reflector';
 import { RouteMemo } from '../response-cache/route-memo';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { THROTTLE_EXEMPT_SCOPE } from './skip-throttle-for.decorator';
+import { throttlerKey } from './throttler-key';
+
+/** Callers (clients or addresses) whose counter keys `keysOf` keeps at most, per kind. */
+const KEYS_KEPT = 10_000;
 
 interface TrackedRequest {
   ip: string;
@@ -55,6 +59,8 @@ interface NowThrottle {
 export class ClientThrottlerGuard extends ThrottlerGuard implements ImmediateGuard {
   private readonly exemptions: RouteMemo<Scope | null>;
   private now?: NowThrottle[] | null;
+  private readonly clientKeys = new Map<string, string[]>();
+  private readonly addressKeys = new Map<string, string[]>();
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
@@ -101,22 +107,47 @@ export class ClientThrottlerGuard extends ThrottlerGuard implements ImmediateGua
     }
     const storage = this.storageService as MemoryThrottlerStorage;
     const response = context.getArgByIndex<HeaderSetter>(1);
-    const tracker = this.trackerOf(context.getArgByIndex<TrackedRequest>(0));
-    for (const { throttle, limit, ttl, block } of settled) {
+    const keys = this.keysOf(context, context.getArgByIndex<TrackedRequest>(0), throttles);
+    for (let i = 0; i < settled.length; i++) {
+      const { throttle, limit, ttl, block } = settled[i];
       const { name, headers } = throttle;
-      const key = this.commonOptions.generateKey!(context, tracker, name);
-      const record = storage.incrementNow(key, ttl, limit, block, name);
+      const record = storage.incrementNow(keys[i], ttl, limit, block, name);
       if (record.isBlocked) {
-        if (headers) response.header(headers.retryAfter, record.timeToBlockExpire);
+        if (headers) response.header(headers.retryAfter, String(record.timeToBlockExpire));
         this.refuse(response, record.timeToBlockExpire);
       }
+      // Values as text: Node checks a header's characters with a regular expression, which
+      // takes a slower path for every header of the response once one value is a number.
       if (headers) {
-        response.header(headers.limit, limit);
-        response.header(headers.remaining, Math.max(0, limit - record.totalHits));
-        response.header(headers.reset, record.timeToExpire);
+        response.header(headers.limit, String(limit));
+        response.header(headers.remaining, String(Math.max(0, limit - record.totalHits)));
+        response.header(headers.reset, String(record.timeToExpire));
       }
     }
     return true;
+  }
+
+  /**
+   * The caller's counter keys, one per throttler. With the module's `throttlerKey` (a function of
+   * the tracker alone) they are made once per client or address and the same strings given again:
+   * no address parsed, key built or hashed per request. Bounded: forgotten when full.
+   */
+  private keysOf(context: ExecutionContext, request: TrackedRequest, throttles: NowThrottle[]) {
+    const make = () => {
+      const tracker = this.trackerOf(request);
+      return throttles.map((t) => this.commonOptions.generateKey!(context, tracker, t.name));
+    };
+    if (this.commonOptions.generateKey !== throttlerKey) return make();
+    const caller = this.tokens.identify(request);
+    const memo = caller.kind === 'client' ? this.clientKeys : this.addressKeys;
+    const id = caller.kind === 'client' ? caller.client : request.ip;
+    let keys = memo.get(id);
+    if (keys === undefined) {
+      keys = make();
+      if (memo.size >= KEYS_KEPT) memo.clear();
+      memo.set(id, keys);
+    }
+    return keys;
   }
 
   protected override getTracker(request: Record<string, unknown>): Promise<string> {
@@ -147,7 +178,7 @@ export class ClientThrottlerGuard extends ThrottlerGuard implements ImmediateGua
   }
 
   private refuse(response: HeaderSetter, timeToBlockExpire: number): never {
-    response.header('Retry-After', Math.max(1, Math.ceil(timeToBlockExpire)));
+    response.header('Retry-After', String(Math.max(1, Math.ceil(timeToBlockExpire))));
     throw new ApiError(HttpStatus.TOO_MANY_REQUESTS, MESSAGES.tooManyRequests);
   }
 

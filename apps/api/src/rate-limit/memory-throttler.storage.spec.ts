@@ -60,6 +60,14 @@ describe('MemoryThrottlerStorage (fixed window, as the Redis storage)', () => {
     expect(await hit('client:patient')).toMatchObject({ totalHits: 1, isBlocked: false });
   });
 
+  it('counts one key apart in each throttler', async () => {
+    await hit('client:a');
+    await hit('client:a');
+    expect((await storage.increment('client:a', TTL, 2, TTL, 'short')).totalHits).toBe(1);
+    expect(await hit('client:a')).toMatchObject({ totalHits: 3, isBlocked: true });
+    expect(storage.size).toBe(2);
+  });
+
   it('drops idle counters when it sweeps', async () => {
     await hit('client:a');
     await hit('client:b');

@@ -21,7 +21,8 @@ const MAX_SWEEP_INTERVAL_MS = 60_000;
  * `ThrottlerStorageService` keeps and filters one timestamp per hit, which costs O(limit)).
  */
 export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationShutdown {
-  private readonly counters = new Map<string, Counter>();
+  /** By throttler name, then by key. */
+  private readonly counters = new Map<string, Map<string, Counter>>();
   private sweeper?: NodeJS.Timeout;
   private readonly sweepIntervalMs: number;
 
@@ -44,7 +45,11 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationSh
     return Promise.resolve(this.incrementNow(key, ttl, limit, blockDuration, throttlerName));
   }
 
-  /** `increment`, answered at once: the guard counts without waiting for a promise. */
+  /**
+   * `increment`, answered at once: the guard counts without waiting for a promise. Counters are
+   * kept per throttler, then per key: no key is built per request, and a key the guard gives
+   * again (the same string) is found without hashing it anew.
+   */
   incrementNow(
     key: string,
     ttl: number,
@@ -53,11 +58,15 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationSh
     throttlerName: string,
   ): StorageRecord {
     const now = Date.now();
-    const id = `${key}:${throttlerName}`;
-    let counter = this.counters.get(id);
+    let counters = this.counters.get(throttlerName);
+    if (counters === undefined) {
+      counters = new Map();
+      this.counters.set(throttlerName, counters);
+    }
+    let counter = counters.get(key);
     if (!counter || (counter.expiresAt <= now && counter.blockedUntil <= now)) {
       counter = { hits: 0, expiresAt: now + ttl, blockedUntil: 0 };
-      this.counters.set(id, counter);
+      counters.set(key, counter);
       this.startSweeper();
     } else if (counter.expiresAt <= now) {
       counter.hits = 0;
@@ -78,13 +87,17 @@ export class MemoryThrottlerStorage implements ThrottlerStorage, OnApplicationSh
 
   /** Drops the counters whose window and block are both over. */
   sweep(now = Date.now()): void {
-    for (const [id, counter] of this.counters) {
-      if (counter.expiresAt <= now && counter.blockedUntil <= now) this.counters.delete(id);
+    for (const counters of this.counters.values()) {
+      for (const [key, counter] of counters) {
+        if (counter.expiresAt <= now && counter.blockedUntil <= now) counters.delete(key);
+      }
     }
   }
 
   get size(): number {
-    return this.counters.size;
+    let size = 0;
+    for (const counters of this.counters.values()) size += counters.size;
+    return size;
   }
 
   private startSweeper(): void {

@@ -5,6 +5,7 @@ import { TokenModule } from '../auth/token.module';
 import { TokenService } from '../auth/token.service';
 import { clientBudget } from './client-budget';
 import { THROTTLER_STORAGE, ThrottlerStorageModule } from './throttler-storage.module';
+import { throttlerKey } from './throttler-key';
 
 /**
  * One budget per client across all routes: its own (see `clientBudget`), else `THROTTLE_LIMIT`
@@ -19,8 +20,7 @@ import { THROTTLER_STORAGE, ThrottlerStorageModule } from './throttler-storage.m
       useFactory: (config: AppConfig, storage: ThrottlerStorage, tokens: TokenService) => ({
         throttlers: [clientBudget(tokens, config.throttle)],
         storage,
-        // One key per client, whatever the route (the default key is per route).
-        generateKey: (_context, tracker, name) => `${name}:${tracker}`,
+        generateKey: throttlerKey,
       }),
     }),
   ],
