@@ -5,6 +5,7 @@ import { DumpStats } from './dump-run';
 import { FairnessStats } from './fairness-run';
 import { RestateStats } from './restate-run';
 import { SyncReadStats, WriteLatencies } from './sync-run';
+import { CursorPagesStats, formatCursorPages } from './cursor-run';
 import { FeedPageStats, formatFeedPage } from './feed-run';
 import { RecordHistoryStats, formatRecordHistory } from './history-run';
 import { LoadStats } from './load-run';
@@ -58,6 +59,8 @@ export interface BenchResult {
   feedPage?: FeedPageStats;
   /** One record's history (since the history issue; absent before). */
   recordHistory?: RecordHistoryStats;
+  /** Cursor pages of the list, shallow and deep (since the list formats issue; absent before). */
+  cursorPages?: CursorPagesStats;
   create: { api: LoadStats; baseline: LoadStats; minCreatedPerSecond?: number; met?: boolean };
   dump: {
     runs: DumpStats[];
@@ -189,6 +192,7 @@ export function formatResult(result: BenchResult): string {
         ]
       : []),
     ...(result.asOf ? [formatAsOf(result.asOf)] : []),
+    ...(result.cursorPages ? formatCursorPages(result.cursorPages) : []),
     ...(result.fairness ?? []).map(
       (f) =>
         `Fairness, ${f.dumps} full ${f.format === 'csv' ? 'CSV ' : ''}dumps at once: ${num(f.reads)} small reads at ${f.readsPerSecond}/s, ` +

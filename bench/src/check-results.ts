@@ -106,6 +106,18 @@ function check(result: BenchResult): string[] {
     feed !== undefined && feed.pageChanges > 0 && feed.failedReads === 0,
     'change feed: every read of its last page answered',
   );
+  const cursor = result.cursorPages;
+  expect(
+    cursor !== undefined && cursor.walk.records === DATA_ROWS.covid && cursor.walk.repeated === 0,
+    'cursor pages: the walk read every record once',
+  );
+  expect(
+    cursor !== undefined &&
+      [cursor.shallow, cursor.deep, cursor.deepByOffset].every(
+        (l) => l.reads > 0 && l.failedReads === 0,
+      ),
+    'cursor pages: every timed page answered',
+  );
   return problems;
 }
 

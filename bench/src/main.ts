@@ -11,6 +11,7 @@ import { AUTH, apiEnvironment, routeTarget, startBaseline } from './bench-server
 import { runAsOf } from './as-of-run';
 import { runDump } from './dump-run';
 import { runFairness } from './fairness-run';
+import { runCursorPages } from './cursor-run';
 import { runFeedPage } from './feed-run';
 import { runRecordHistory } from './history-run';
 import { runRestateWrites } from './restate-run';
@@ -192,6 +193,9 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
     log('as of an instant: one country, then full dumps');
     const asOf = await runAsOf(api, options);
 
+    log('GET /api/covid/data by cursor pages: the whole list, then shallow and deep pages');
+    const cursorPages = await runCursorPages(api);
+
     const fairness = [];
     for (const format of ['json', 'csv'] as const) {
       for (const dumps of options.fairnessDumps) {
@@ -274,6 +278,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       restate,
       feedPage,
       recordHistory,
+      cursorPages,
       imports,
       routes: routeResults,
       create: {
