@@ -1,6 +1,6 @@
-import { Agent } from 'node:http';
 import { AUTH } from './bench-servers';
-import { ReadLatencies, readLatencies, timedGet } from './fairness-run';
+import { ReadLatencies } from './fairness-run';
+import { latenciesOf, pacedReads } from './feed-run';
 import { ServerProcess } from './server-process';
 
 const LIST_PATH = '/api/covid/data';
@@ -92,26 +92,17 @@ export async function runCursorPages(
     { starts: starts.slice(-tenth), byOffset: false },
     { starts: starts.slice(-tenth), byOffset: true },
   ];
-  const times: number[][] = kinds.map(() => []);
-  const failed = kinds.map(() => 0);
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const reads = Math.max(kinds.length, Math.round(seconds * readsPerSecond));
-  const began = performance.now();
-  for (let n = 0; n < reads; n++) {
-    const wait = began + (n * 1000) / readsPerSecond - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const k = n % kinds.length;
-    const url =
-      server.url + pageUrl(kinds[k].starts, Math.floor(n / kinds.length), kinds[k].byOffset);
-    const { ms, status } = await timedGet(url, AUTH, agent);
-    times[k].push(ms);
-    if (status !== 200) failed[k]++;
-  }
-  agent.destroy();
-  const [shallow, deep, deepByOffset] = times.map((t, k) =>
-    readLatencies(
-      t.sort((a, b) => a - b),
-      failed[k],
+  const reads = await pacedReads(
+    (n) => {
+      const { starts: of, byOffset } = kinds[n % kinds.length];
+      return server.url + pageUrl(of, Math.floor(n / kinds.length), byOffset);
+    },
+    AUTH,
+    { seconds, readsPerSecond },
+  );
+  const [shallow, deep, deepByOffset] = kinds.map((_, k) =>
+    latenciesOf(
+      reads.filter((_, n) => n % kinds.length === k),
       readsPerSecond / kinds.length,
     ),
   );
@@ -124,7 +115,7 @@ export async function runCursorPages(
     maxDeepToShallow: MAX_DEEP_TO_SHALLOW,
     met:
       walked.repeated === 0 &&
-      failed.every((f) => f === 0) &&
+      [shallow, deep, deepByOffset].every((l) => l.failedReads === 0) &&
       deep.p99Ms < MAX_P99_MS &&
       deep.p50Ms <= shallow.p50Ms * MAX_DEEP_TO_SHALLOW,
   };

@@ -81,19 +81,38 @@ export async function steadyReads(
   auth: Record<string, string>,
   { seconds = 10, readsPerSecond = 20 } = {},
 ): Promise<ReadLatencies> {
+  const reads = await pacedReads(() => url, auth, { seconds, readsPerSecond });
+  return latenciesOf(reads, readsPerSecond);
+}
+
+/** One timed GET of `pacedReads`. */
+export interface PacedRead {
+  ms: number;
+  status: number;
+}
+
+/** GETs of `urlOf(0)`, `urlOf(1)`, … at a steady rate, one at a time on a keep-alive connection. */
+export async function pacedReads(
+  urlOf: (n: number) => string,
+  auth: Record<string, string>,
+  { seconds = 10, readsPerSecond = 20 } = {},
+): Promise<PacedRead[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const times: number[] = [];
-  let failedReads = 0;
+  const done: PacedRead[] = [];
   const reads = Math.max(1, Math.round(seconds * readsPerSecond));
   const started = performance.now();
-  for (let i = 0; i < reads; i++) {
-    const wait = started + (i * 1000) / readsPerSecond - performance.now();
+  for (let n = 0; n < reads; n++) {
+    const wait = started + (n * 1000) / readsPerSecond - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const { ms, status } = await timedGet(url, auth, agent);
-    times.push(ms);
-    if (status !== 200) failedReads++;
+    done.push(await timedGet(urlOf(n), auth, agent));
   }
   agent.destroy();
-  times.sort((a, b) => a - b);
-  return readLatencies(times, failedReads, readsPerSecond);
+  return done;
+}
+
+/** The latencies of reads made at `readsPerSecond`; any status but 200 counts as failed. */
+export function latenciesOf(reads: PacedRead[], readsPerSecond: number): ReadLatencies {
+  const times = reads.map((r) => r.ms).sort((a, b) => a - b);
+  const failed = reads.filter((r) => r.status !== 200).length;
+  return readLatencies(times, failed, readsPerSecond);
 }
