@@ -31,6 +31,8 @@ function wording(p: FieldProblem): string {
         : 'doit être un entier positif ou nul';
     case 'not-a-number':
       return 'doit être un nombre';
+    case 'number-out-of-range':
+      return `doit être un nombre de ${p.min} à ${p.max}`;
     case 'later-than':
       return `doit être antérieure ou égale à ${p.other}`;
     case 'not-one-of':
