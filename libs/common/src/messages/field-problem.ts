@@ -12,6 +12,7 @@ export type FieldProblem = { field: string } & (
   | { problem: 'not-a-string' }
   | { problem: 'control-character' }
   | { problem: 'lone-surrogate' }
+  | { problem: 'formula-start' }
   | { problem: 'length-out-of-range'; min: number; max: number }
   | { problem: 'not-an-integer-in-range'; min: number; max: number }
   | { problem: 'not-an-integer-from'; min: number }

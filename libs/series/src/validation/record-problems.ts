@@ -1,6 +1,12 @@
 import { FieldProblem, problemMessage } from '@app/common';
 import { RecordValues } from '../series.types';
-import { checkApiDate, checkCount, checkCountryName, checkDailyFigure } from './record-rules';
+import {
+  checkApiDate,
+  checkCount,
+  checkCountryName,
+  checkDailyFigure,
+  checkRecordCountry,
+} from './record-rules';
 
 /**
  * The problems of a record built outside HTTP (the command line's imports), worded as in a 400
@@ -10,7 +16,7 @@ import { checkApiDate, checkCount, checkCountryName, checkDailyFigure } from './
 export function recordProblems(values: RecordValues): string[] {
   const problems = [
     checkApiDate(values.date, true, 'date'),
-    checkCountryName(values.country, 'country'),
+    checkRecordCountry(values.country, 'country'),
     checkCount(values.total_cases, 'total_cases'),
     checkDailyFigure(values.new_cases, 'new_cases'),
     checkCount(values.total_deaths, 'total_deaths'),

@@ -1,5 +1,6 @@
 import {
   CONTROL_CHARACTERS,
+  FORMULA_START,
   FieldProblem,
   addDays,
   characterLength,
@@ -55,6 +56,20 @@ export function checkCountryName(value: unknown, field: string): FieldProblem | 
   const { min, max } = COUNTRY_NAME_LENGTH;
   if (length < min || length > max) return { field, problem: 'length-out-of-range', min, max };
   return undefined;
+}
+
+/**
+ * The country of a record written (API or import): a country name that no spreadsheet would run
+ * as a formula, i.e. not starting with `=`, `+`, `-` or `@` once trimmed (a tab or a carriage
+ * return is trimmed or refused as a control character). No place is named so; lookups keep
+ * `checkCountryName`, so that a record stored before this rule can still be found.
+ */
+export function checkRecordCountry(value: unknown, field: string): FieldProblem | undefined {
+  const problem = checkCountryName(value, field);
+  if (problem) return problem;
+  return FORMULA_START.test((value as string).trim())
+    ? { field, problem: 'formula-start' }
+    : undefined;
 }
 
 /**

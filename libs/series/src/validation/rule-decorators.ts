@@ -1,6 +1,12 @@
 import { FieldProblem, parseInstant } from '@app/common';
 import { ValidationArguments, ValidationError, registerDecorator } from 'class-validator';
-import { checkApiDate, checkCount, checkCountryName, checkDailyFigure } from './record-rules';
+import {
+  checkApiDate,
+  checkCount,
+  checkCountryName,
+  checkDailyFigure,
+  checkRecordCountry,
+} from './record-rules';
 import { parseAsOf } from '../history/as-of';
 import { decodeCursor } from '../list-cursor';
 import { decodeChangeCursor } from '../history/change-cursor';
@@ -55,6 +61,11 @@ export function IsApiDate(options: { range: boolean }) {
 /** A country name: a string of 1 to 100 characters once trimmed, with no control characters. */
 export function IsCountryName() {
   return ruleDecorator('isCountryName', checkCountryName);
+}
+
+/** A record's country: a country name that does not start with `=`, `+`, `-` or `@`. */
+export function IsRecordCountry() {
+  return ruleDecorator('isRecordCountry', checkRecordCountry);
 }
 
 /** A JSON integer from 0 to 2^53-1 (strings are never coerced). */

@@ -4,7 +4,7 @@ import {
   FIGURE_MAX,
   IsApiDate,
   IsCount,
-  IsCountryName,
+  IsRecordCountry,
   IsDailyFigure,
   RecordValues,
 } from '@app/series';
@@ -34,9 +34,9 @@ export class RecordBodyDto implements RecordValues {
     minLength: 1,
     maxLength: 100,
     description:
-      'Stored trimmed; 1 to 100 characters once trimmed (surrounding blanks are not counted); no control characters',
+      'Stored trimmed; 1 to 100 characters once trimmed (surrounding blanks are not counted); no control characters; not starting with =, +, - or @ (a spreadsheet would run it as a formula)',
   })
-  @IsCountryName()
+  @IsRecordCountry()
   country: string;
 
   @ApiProperty({ example: 4078133, minimum: 0, maximum: Number.MAX_SAFE_INTEGER, type: 'integer' })
