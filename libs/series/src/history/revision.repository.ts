@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { countryKey } from '@app/common';
 import { SqlStatement, withDeadline } from '@app/database';
-import { Row, recordValuesOf } from '../record-rows';
+import { IN_LIMIT, Row, recordValuesOf } from '../record-rows';
 import { ChangeOrigin, RecordValues, SeriesDefinition } from '../series.types';
 
 /** What a revision did to its record. */
@@ -256,10 +256,18 @@ export class RevisionRepository {
     };
   }
 
-  /** The records that `actor` changed at `since` (epoch ms) or later, by id. */
-  async recordsChangedBy(actor: string, since: number): Promise<number[]> {
-    const rows = await this.dataSource.query<Row[]>(
-      `SELECT DISTINCT record_id FROM ${this.table} WHERE actor = ? AND at >= ? ORDER BY record_id`,
+  /**
+   * The records that `actor` (its name ignoring case) changed at `since` (epoch ms) or later, by
+   * id; through `manager`, inside its transaction, if given.
+   */
+  async recordsChangedBy(
+    actor: string,
+    since: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<number[]> {
+    const rows = await manager.query<Row[]>(
+      `SELECT DISTINCT record_id FROM ${this.table} WHERE LOWER(actor) = LOWER(?) AND at >= ?
+       ORDER BY record_id`,
       [actor, since],
     );
     return rows.map((row) => Number(row.record_id));
@@ -276,6 +284,21 @@ export class RevisionRepository {
       this.deadlineMs,
     );
     return rows.map(toRevision);
+  }
+
+  /** The revisions of the records `ids`, oldest first, by record; through `manager`. */
+  async ofRecords(manager: EntityManager, ids: number[]): Promise<Map<number, StoredRevision[]>> {
+    const byRecord = new Map<number, StoredRevision[]>(ids.map((id) => [id, []]));
+    for (let start = 0; start < ids.length; start += IN_LIMIT) {
+      const some = ids.slice(start, start + IN_LIMIT);
+      const rows = await manager.query<Row[]>(
+        `SELECT id, record_id, at, actor, request_id, kind, ${VALUE_COLUMNS} FROM ${this.table}
+         WHERE record_id IN (${some.map(() => '?').join(', ')}) ORDER BY record_id, id`,
+        some,
+      );
+      for (const row of rows) byRecord.get(Number(row.record_id))?.push(toRevision(row));
+    }
+    return byRecord;
   }
 
   /**
