@@ -11,6 +11,7 @@ function answer(current: () => boolean): CachedAnswer {
     contentType: 'application/json; charset=utf-8',
     source: new CachedValue('[]', () => current()),
     headers: { etag: '"x"', 'cache-control': 'private, no-cache' },
+    bytes: 2,
     extraHeaders: [],
     classRef: Route,
     handler: Route.prototype.handler,

@@ -26,6 +26,8 @@ export interface CachedAnswer {
   source: CachedValue<string>;
   /** `ETag`, `Cache-Control` and `Vary`, as the route's `@HttpCache()` set them. */
   headers: CacheHeaders;
+  /** The body's length in bytes (UTF-8): whether it is compressed, and so its `ETag` and `Vary`. */
+  bytes: number;
   /** `KEPT_HEADERS` the handler set (a list page's `Link`, a download's `Content-Disposition`). */
   extraHeaders: readonly (readonly [string, string])[];
   /** The route that made it: the guards run against it again for every request served. */

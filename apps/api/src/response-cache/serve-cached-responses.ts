@@ -38,7 +38,7 @@ export function serveCachedResponses(app: NestFastifyApplication): void {
 
   const send = (request: FastifyRequest, reply: FastifyReply, kept: CachedAnswer) => {
     ResponseCache.markServed(request);
-    setCacheHeaders(reply, kept.headers);
+    setCacheHeaders(reply, kept.headers, kept.bytes);
     for (const [name, value] of kept.extraHeaders) void reply.header(name, value);
     if (ifNoneMatchHits(request.headers['if-none-match'], kept.headers.etag)) {
       void notModified(reply).send();
