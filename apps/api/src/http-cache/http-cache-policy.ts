@@ -3,9 +3,10 @@ import { FastifyReply } from 'fastify';
 import { AppConfig, InjectConfig } from '@app/config';
 import {
   COMPRESSION_THRESHOLD_BYTES,
+  ContentCoding,
   VARY_ENCODING,
+  compressionOf,
   variantTag,
-  willCompress,
 } from '../compression/response-compression';
 import { entityTag } from './entity-tag';
 
@@ -86,12 +87,19 @@ export function varyOf(scope: HttpCacheScope, negotiated: boolean): string | und
  * (CORS's `Origin`) rather than replacing it. Both the answers of Nest and those served before
  * its router go through here. A body large enough to be compressed varies by `Accept-Encoding`
  * too, and its compressed variant (and that variant's 304) carries the weak form of the tag.
+ * Returns the coding the body will be compressed with, if any.
  */
-export function setCacheHeaders(reply: FastifyReply, headers: CacheHeaders, bytes: number): void {
-  const etag = variantTag(headers.etag, willCompress(reply.request, bytes));
+export function setCacheHeaders(
+  reply: FastifyReply,
+  headers: CacheHeaders,
+  bytes: number,
+): ContentCoding | undefined {
+  const coding = compressionOf(reply.request, bytes);
+  const etag = variantTag(headers.etag, coding !== undefined);
   void reply.header('etag', etag).header('cache-control', headers['cache-control']);
   if (headers.vary !== undefined) addVary(reply, headers.vary);
   if (bytes >= COMPRESSION_THRESHOLD_BYTES) addVary(reply, VARY_ENCODING);
+  return coding;
 }
 
 /** Adds `names` to the reply's `Vary` (CORS may have put `Origin` there). */

@@ -102,6 +102,7 @@ export class HttpCacheInterceptor implements NestInterceptor {
           source: source as CachedValue<string>,
           headers,
           bytes: body.length,
+          compressed: {},
           extraHeaders: KEPT_HEADERS.flatMap((name) => {
             const header = reply.getHeader(name);
             return typeof header === 'string' ? [[name, header] as const] : [];

@@ -12,6 +12,7 @@ function answer(current: () => boolean): CachedAnswer {
     source: new CachedValue('[]', () => current()),
     headers: { etag: '"x"', 'cache-control': 'private, no-cache' },
     bytes: 2,
+    compressed: {},
     extraHeaders: [],
     classRef: Route,
     handler: Route.prototype.handler,
