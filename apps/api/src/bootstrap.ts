@@ -7,6 +7,7 @@ import { AppModule } from './app.module';
 import { clientErrorHandler, frameworkErrors, requireHostHeader } from './common/framework-errors';
 import { serveDashboard } from './dashboard/serve-dashboard';
 import { setupApiDocs } from './docs/api-docs';
+import { registerCompression } from './compression/response-compression';
 import { closeConnectionsWhenStopping } from './health/connection-close.hook';
 import { PinoNestLogger, createAppLogger } from './logging/app-logger';
 import { logRequests } from './logging/request-log';
@@ -60,6 +61,8 @@ export async function createApp(
     },
   );
   app.getHttpServer().headersTimeout = CLIENT_TIMEOUTS.headersMs;
+  // First: its hooks go on the routes declared after it, i.e. on every route.
+  await registerCompression(app);
   // JSON bodies only: text/plain answers 415 like every other media type.
   app.getHttpAdapter().getInstance().removeContentTypeParser('text/plain');
   app.setGlobalPrefix(API_PREFIX);

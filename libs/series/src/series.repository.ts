@@ -130,6 +130,16 @@ export class SeriesRepository {
     return { from: sql, params };
   }
 
+  /** One record by id, as it stands or as it stood at `asOf` (epoch ms); undefined when none. */
+  async byId(id: number, asOf?: number): Promise<SeriesRecord | undefined> {
+    const source = this.source(asOf);
+    const rows = await this.rows(`SELECT ${COLUMNS} FROM ${source.from} WHERE id = ?`, [
+      ...source.params,
+      id,
+    ]);
+    return rows.length === 0 ? undefined : toRecord(rows[0]);
+  }
+
   /**
    * As of a past instant, the newest date whose candidate survives, walking the index backwards:
    * MAX() would check every revision of the country.

@@ -411,6 +411,18 @@ export class SeriesService {
     return changeFeedPage(revisions, format);
   }
 
+  /**
+   * One record, as it stands or as of an instant (`asOf`, an `as_of` value, read from the history
+   * as the list reads it); 404 when there is none (then).
+   */
+  async record(id: number, asOf?: string): Promise<SeriesRecord> {
+    const instant = asOf === undefined ? undefined : asOfInstant(asOf);
+    if (instant !== undefined) await this.checkKept(instant);
+    const record = await this.repository.byId(id, instant);
+    if (record === undefined) throw ApiError.notFound(MESSAGES.recordNotFound);
+    return record;
+  }
+
   /** A record's revisions, oldest first; 404 for an id that never existed. */
   async history(id: number): Promise<RecordRevision[]> {
     const revisions = await this.repository.revisions.ofRecord(id);

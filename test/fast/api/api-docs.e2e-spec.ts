@@ -258,6 +258,8 @@ describe('OpenAPI document (/api/docs-json)', () => {
       ['/api/covid/stats', 'private'],
       ['/api/mpox/stats', 'private'],
       ['/api/stats/summary', 'private'],
+      ['/api/covid/data/{id}', 'private'],
+      ['/api/mpox/data/{id}', 'private'],
       ['/api/covid/data/{id}/history', 'private'],
       ['/api/mpox/data/{id}/history', 'private'],
       ['/api/covid/changes', 'private'],

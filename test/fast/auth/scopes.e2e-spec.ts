@@ -77,6 +77,14 @@ function tokenRoutes(): TokenRoute[] {
       },
       {
         method: 'get',
+        template: `/api/${key}/data/{id}`,
+        scopes: read,
+        success: 200,
+        call: async (t, token, n) =>
+          t.http.get(`/api/${key}/data/${await existing(t, n)}`).set(bearer(token)),
+      },
+      {
+        method: 'get',
         template: `/api/${key}/data/{id}/history`,
         scopes: read,
         success: 200,

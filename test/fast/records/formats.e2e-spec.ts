@@ -288,7 +288,7 @@ describe.each([
         expect(res.status).toBe(200);
         expect(res.headers['content-type']).toBe(CONTENT_TYPES[format]);
         expect(res.headers['transfer-encoding']).toBe('chunked');
-        expect(res.headers.vary).toBe('Authorization, Accept');
+        expect(res.headers.vary).toBe('Authorization, Accept, accept-encoding');
         expect(res.headers.etag).toBeUndefined();
         expect(res.headers.link).toBeUndefined();
         if (format === 'csv') {

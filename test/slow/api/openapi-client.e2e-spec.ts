@@ -102,6 +102,7 @@ describe('a TypeScript client generated from the OpenAPI document', () => {
         ...record('2022-06-01', 'France'),
         total_cases: 101,
       });
+      await call('get', `/api/${key}/data/{id}`, `/api/${key}/data/${id}`, 200);
       await call('get', `/api/${key}/data/{id}/history`, `/api/${key}/data/${id}/history`, 200);
       await call('get', `/api/${key}/changes`, `/api/${key}/changes?limit=2`, 200);
       await call('get', `/api/${key}/countries`, `/api/${key}/countries`, 200);
@@ -131,6 +132,8 @@ describe('a TypeScript client generated from the OpenAPI document', () => {
     // Errors, in the one error shape.
     await call('post', '/api/covid/data', '/api/covid/data', 400, { date: 'x' });
     await call('get', '/api/covid/stats', '/api/covid/stats?country=Atlantis', 404);
+    await call('get', '/api/covid/data/{id}', '/api/covid/data/987654321', 404);
+    await call('get', '/api/mpox/data/{id}', '/api/mpox/data/0', 400);
 
     expect(await typeCheck(dir, checks(samples))).toBe('');
     // Typed records, not `unknown`: a wrong value would be caught (next test).

@@ -5,7 +5,7 @@ import { ApiCommonErrors, ApiTokenErrors } from '../common/api-responses';
 import { SeriesDataController } from '../series/series-data.controller';
 
 /**
- * `GET/POST /covid/data`, `POST /covid/data/bulk`, `PUT/DELETE /covid/data/:id`,
+ * `GET/POST /covid/data`, `POST /covid/data/bulk`, `GET/PUT/DELETE /covid/data/:id`,
  * `GET /covid/data/:id/history` (token, `covid:read` or `covid:write`).
  */
 @ApiTags('COVID-19')

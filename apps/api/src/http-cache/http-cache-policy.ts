@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { AppConfig, InjectConfig } from '@app/config';
+import {
+  COMPRESSION_THRESHOLD_BYTES,
+  ContentCoding,
+  VARY_ENCODING,
+  compressionOf,
+  variantTag,
+} from '../compression/response-compression';
 import { entityTag } from './entity-tag';
 
 /**
@@ -76,12 +83,23 @@ export function varyOf(scope: HttpCacheScope, negotiated: boolean): string | und
 }
 
 /**
- * Sets `headers` on `reply`, adding to a `Vary` that is there already (CORS's `Origin`) rather
- * than replacing it. Both the answers of Nest and those served before its router go through here.
+ * Sets `headers` on `reply` for a body of `bytes`, adding to a `Vary` that is there already
+ * (CORS's `Origin`) rather than replacing it. Both the answers of Nest and those served before
+ * its router go through here. A body large enough to be compressed varies by `Accept-Encoding`
+ * too, and its compressed variant (and that variant's 304) carries the weak form of the tag.
+ * Returns the coding the body will be compressed with, if any.
  */
-export function setCacheHeaders(reply: FastifyReply, headers: CacheHeaders): void {
-  void reply.header('etag', headers.etag).header('cache-control', headers['cache-control']);
+export function setCacheHeaders(
+  reply: FastifyReply,
+  headers: CacheHeaders,
+  bytes: number,
+): ContentCoding | undefined {
+  const coding = compressionOf(reply.request, bytes);
+  const etag = variantTag(headers.etag, coding !== undefined);
+  void reply.header('etag', etag).header('cache-control', headers['cache-control']);
   if (headers.vary !== undefined) addVary(reply, headers.vary);
+  if (bytes >= COMPRESSION_THRESHOLD_BYTES) addVary(reply, VARY_ENCODING);
+  return coding;
 }
 
 /** Adds `names` to the reply's `Vary` (CORS may have put `Origin` there). */

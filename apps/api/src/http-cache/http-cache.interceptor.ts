@@ -13,6 +13,7 @@ import { JSON_TYPE } from '../common/json-content-type';
 import { RouteMemo } from '../response-cache/route-memo';
 import { NEGOTIATES_FORMAT } from '../list-format/list-format.decorator';
 import { KEEP_ANSWERS, KEPT_HEADERS, ResponseCache } from '../response-cache/response-cache';
+import { VARY_ENCODING } from '../compression/response-compression';
 import { ifNoneMatchHits } from './entity-tag';
 import {
   HTTP_CACHE_SCOPE,
@@ -71,7 +72,8 @@ export class HttpCacheInterceptor implements NestInterceptor {
     if (value instanceof StreamableFile) {
       // Streamed: no caching headers, but its format may still come from `Accept`.
       const vary = varyOf(route.scope, route.negotiated);
-      if (vary !== undefined) addVary(reply, vary);
+      // Compressed when the client asks, whatever its length.
+      addVary(reply, vary === undefined ? VARY_ENCODING : `${vary}, ${VARY_ENCODING}`);
       return value;
     }
     if (value === undefined || reply.statusCode !== 200) return value;
@@ -84,7 +86,7 @@ export class HttpCacheInterceptor implements NestInterceptor {
     const headers = this.policy.headersOf(route.scope, body, route.negotiated);
     // One the handler set (an answer as of a settled instant) stands.
     if (typeof preset === 'string') headers['cache-control'] = preset;
-    setCacheHeaders(reply, headers);
+    setCacheHeaders(reply, headers, body.length);
     const contentType = reply.getHeader('content-type');
     if (
       route.kept &&
@@ -99,6 +101,8 @@ export class HttpCacheInterceptor implements NestInterceptor {
           contentType,
           source: source as CachedValue<string>,
           headers,
+          bytes: body.length,
+          compressed: {},
           extraHeaders: KEPT_HEADERS.flatMap((name) => {
             const header = reply.getHeader(name);
             return typeof header === 'string' ? [[name, header] as const] : [];

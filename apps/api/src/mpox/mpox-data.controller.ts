@@ -5,7 +5,7 @@ import { ApiCommonErrors, ApiTokenErrors } from '../common/api-responses';
 import { SeriesDataController } from '../series/series-data.controller';
 
 /**
- * `GET/POST /mpox/data`, `POST /mpox/data/bulk`, `PUT/DELETE /mpox/data/:id`,
+ * `GET/POST /mpox/data`, `POST /mpox/data/bulk`, `GET/PUT/DELETE /mpox/data/:id`,
  * `GET /mpox/data/:id/history` (token, `mpox:read` or `mpox:write`).
  */
 @ApiTags('MPOX')

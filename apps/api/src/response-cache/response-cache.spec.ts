@@ -11,6 +11,8 @@ function answer(current: () => boolean): CachedAnswer {
     contentType: 'application/json; charset=utf-8',
     source: new CachedValue('[]', () => current()),
     headers: { etag: '"x"', 'cache-control': 'private, no-cache' },
+    bytes: 2,
+    compressed: {},
     extraHeaders: [],
     classRef: Route,
     handler: Route.prototype.handler,

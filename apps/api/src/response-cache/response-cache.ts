@@ -1,5 +1,6 @@
 import { Injectable, Type } from '@nestjs/common';
 import { CachedValue } from '@app/series';
+import { ContentCoding } from '../compression/response-compression';
 import { CacheHeaders } from '../http-cache/http-cache-policy';
 import { acceptedFormat } from '../list-format/list-format-negotiation';
 
@@ -26,6 +27,10 @@ export interface CachedAnswer {
   source: CachedValue<string>;
   /** `ETag`, `Cache-Control` and `Vary`, as the route's `@HttpCache()` set them. */
   headers: CacheHeaders;
+  /** The body's length in bytes (UTF-8): whether it is compressed, and so its `ETag` and `Vary`. */
+  bytes: number;
+  /** The body compressed, by coding, made the first time a client asks for it. */
+  compressed: Partial<Record<ContentCoding, Buffer>>;
   /** `KEPT_HEADERS` the handler set (a list page's `Link`, a download's `Content-Disposition`). */
   extraHeaders: readonly (readonly [string, string])[];
   /** The route that made it: the guards run against it again for every request served. */

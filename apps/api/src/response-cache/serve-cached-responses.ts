@@ -14,6 +14,7 @@ import { AllExceptionsFilter, describeError } from '../common/all-exceptions.fil
 import { isImmediateGuard } from './immediate-guard';
 import { JSON_TYPE } from '../common/json-content-type';
 import { ifNoneMatchHits } from '../http-cache/entity-tag';
+import { compressBody } from '../compression/response-compression';
 import { notModified, setCacheHeaders } from '../http-cache/http-cache-policy';
 import { CachedAnswer, ResponseCache } from './response-cache';
 import { RouteContext } from './route-context';
@@ -38,13 +39,21 @@ export function serveCachedResponses(app: NestFastifyApplication): void {
 
   const send = (request: FastifyRequest, reply: FastifyReply, kept: CachedAnswer) => {
     ResponseCache.markServed(request);
-    setCacheHeaders(reply, kept.headers);
+    const coding = setCacheHeaders(reply, kept.headers, kept.bytes);
     for (const [name, value] of kept.extraHeaders) void reply.header(name, value);
     if (ifNoneMatchHits(request.headers['if-none-match'], kept.headers.etag)) {
       void notModified(reply).send();
       return;
     }
-    void reply.code(200).header('content-type', kept.contentType).send(kept.source.value);
+    void reply.code(200).header('content-type', kept.contentType);
+    if (coding === undefined) {
+      void reply.send(kept.source.value);
+      return;
+    }
+    // Compressed once per kept answer and coding, not per request (the compression hook lets
+    // an answer that has its Content-Encoding through as it is).
+    const body = (kept.compressed[coding] ??= compressBody(kept.source.value, coding));
+    void reply.header('content-encoding', coding).send(body);
   };
   const refuse = (error: unknown, context: RouteContext) => {
     try {

@@ -24,6 +24,7 @@ import {
   ChangeOrigin,
   RecordRevision,
   SeriesDefinition,
+  SeriesRecord,
   SeriesService,
 } from '@app/series';
 import {
@@ -42,6 +43,7 @@ import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { RequireScope } from '../auth/require-scope.decorator';
 import { WriteOrigin } from '../auth/write-origin.decorator';
 import { BulkRecordsPipe } from './bulk-records.pipe';
+import { AsOfQueryDto } from './dto/as-of-query.dto';
 import { ListQueryDto } from './dto/list-query.dto';
 import { RecordBodyDto } from './dto/record-body.dto';
 import { CLIENT_TIMEOUTS } from '../client-timeouts';
@@ -96,6 +98,25 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       return new StreamableFile(Readable.from(body.chunks, { highWaterMark: 1 }), {
         type: LIST_CONTENT_TYPES[format],
       });
+    }
+
+    @Get(':id')
+    @RequireScope(`${definition.key}:read`)
+    @HttpCache('private')
+    @ApiOperation({
+      summary: `One ${definition.label} record`,
+      description:
+        'The record as the list gives it. With `as_of`, as it stood then (404 if it did not ' +
+        'exist then, deleted or not yet created).',
+    })
+    @ApiOkResponse({ description: 'The record', type: RecordResponse })
+    @ApiBadRequest('Invalid `id` (a positive integer) or `as_of`', {
+      error: MESSAGES.invalidParam,
+      details: ['id : doit être un entier strictement positif'],
+    })
+    @ApiNotFound(MESSAGES.recordNotFound)
+    record(@Param() { id }: IdParamDto, @Query() { as_of }: AsOfQueryDto): Promise<SeriesRecord> {
+      return this.series.record(id, as_of);
     }
 
     @Post()
