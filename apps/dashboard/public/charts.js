@@ -2,7 +2,7 @@
 // the global `uPlot`).
 import { compact, figure, formatDate, monthsAndDays, t } from './language.js';
 import { $ } from './page.js';
-import { isSmoothed, newUnit, newValues, perDayOfWeek } from './views.js';
+import { axisUnit, isSmoothed, newUnit, newValues, perDayOfWeek } from './views.js';
 
 export const COLORS = ['#0b5cad', '#c0392b', '#2e8b57', '#8e44ad'];
 export const toTime = (date) => Date.parse(`${date}T00:00:00Z`) / 1000;
@@ -58,7 +58,8 @@ export function drawChart(id, title, times, series, units = {}) {
         fill: s.bars ? `${s.color || COLORS[i % COLORS.length]}55` : undefined,
         width: s.bars ? 0 : 2,
         paths: s.bars ? uPlot.paths.bars({ size: [0.8, 40] }) : undefined,
-        points: { show: false },
+        // Lines show their points where they are few (uPlot's default), so one week still shows.
+        points: s.bars ? { show: false } : undefined,
         value: (u, v) => figure(v),
       })),
     ),
@@ -96,27 +97,30 @@ export function weeklyWithAverage(history, key, color, from, view = 'raw') {
   const pick = (values) => values.filter((_, i) => keep[i]);
   const times = pick(history.weeks).map(toTime);
   const values = newValues(history, key, view);
-  const label = t(key === 'new_cases' ? 'weeklyCases' : 'weeklyDeaths');
+  const name = t(key === 'new_cases' ? 'newCases' : 'newDeaths');
+  const perDayUnit = newUnit(view, false);
   if (isSmoothed(view)) {
-    const unit = newUnit(view, false);
     return {
       times,
-      label: t(key === 'new_cases' ? 'newCases' : 'newDeaths'),
-      units: { y: unit },
-      series: [{ label: `${t('avg7')} (${unit})`, values: pick(values), color }],
+      label: `${name} (${perDayUnit})`,
+      units: { y: axisUnit(view, 'day') },
+      series: [{ label: name, values: pick(values), color }],
     };
   }
-  const sums = pick(values);
-  const perDay = pick(perDayOfWeek(history, values));
+  // As published, the labels the overview has always had; per million, the unit said.
+  const raw = view === 'raw';
+  const label = raw
+    ? t(key === 'new_cases' ? 'weeklyCases' : 'weeklyDeaths')
+    : `${name} (${newUnit(view, true)})`;
   return {
     times,
     label,
-    units: { y: newUnit(view, true), avg: newUnit(view, false) },
+    units: { y: axisUnit(view, 'week'), avg: axisUnit(view, 'day') },
     series: [
-      { label: `${label} (${newUnit(view, true)})`, values: sums, bars: true, color },
+      { label, values: pick(values), bars: true, color },
       {
-        label: `${t('avg7')} (${newUnit(view, false)})`,
-        values: perDay,
+        label: raw ? t('avg7') : `${t('avg7')} (${perDayUnit})`,
+        values: pick(perDayOfWeek(history, values)),
         scale: 'avg',
         color: '#222',
       },

@@ -5,6 +5,7 @@ import { COLORS, clearChart, drawChart, toTime } from './charts.js';
 import { t } from './language.js';
 import { $, say } from './page.js';
 import {
+  axisUnit,
   fillViewSelect,
   isSmoothed,
   lacksPopulation,
@@ -59,7 +60,7 @@ async function showCompare() {
     `${t(daily ? 'newCases' : 'totalCases')} (${unit})`,
     weeks.map(toTime),
     series,
-    { y: unit },
+    { y: axisUnit(view, daily ? 'day' : 'total') },
   );
 }
 

@@ -5,7 +5,14 @@ import { ApiProblem, api, problemText, weeklyPath } from './api.js';
 import { COLORS, clearChart, drawChart, toTime, weeklyWithAverage } from './charts.js';
 import { DAY_MS, t } from './language.js';
 import { $, say } from './page.js';
-import { fillViewSelect, lacksPopulation, totalUnit, totalValues, viewOf } from './views.js';
+import {
+  axisUnit,
+  fillViewSelect,
+  lacksPopulation,
+  totalUnit,
+  totalValues,
+  viewOf,
+} from './views.js';
 
 async function fillCountryList() {
   const list = await api('/api/covid/public/countries');
@@ -87,7 +94,10 @@ export async function showCountry(name) {
         scale: 'avg',
       },
     ],
-    { y: `${t('cases')} (${unit})`, avg: `${t('deaths')} (${unit})` },
+    {
+      y: `${t('cases')}, ${axisUnit(view, 'total')}`,
+      avg: `${t('deaths')}, ${axisUnit(view, 'total')}`,
+    },
   );
   try {
     const mpox = await api(weeklyPath('mpox', covid.country));

@@ -66,6 +66,12 @@ export const newUnit = (view, weekly) =>
       : `${weekly ? 'unitWeek' : 'unitDay'}${perMillion(view) ? 'PerMillion' : ''}`,
   );
 
+/** The short unit of an axis (the title and legend say it in full): new figures, or totals. */
+export const axisUnit = (view, kind) =>
+  `${t(kind === 'total' ? 'axisTotal' : kind === 'week' && !isSmoothed(view) ? 'axisWeek' : 'axisDay')}${
+    perMillion(view) ? `, ${t('axisPerMillion')}` : ''
+  }`;
+
 /** The unit of totals in a view. */
 export const totalUnit = (view) => t(perMillion(view) ? 'unitTotalPerMillion' : 'unitTotal');
 
