@@ -2,7 +2,7 @@
 // (`GET /api/{disease}/public/map`), drawn from Natural Earth's outlines (`world-shapes.json`,
 // from the world-atlas package) projected by d3-geo. Each country with an answer is a link to its
 // page: focusable, and it tells its value on hover and on focus; a table lists every value.
-import { api, problemText } from './api.js';
+import { ApiProblem, api, problemText } from './api.js';
 import { DAY_MS, figure, formatDate, t } from './language.js';
 import { colorScale, drawLegend } from './map-scale.js';
 import { $, say } from './page.js';
@@ -108,14 +108,14 @@ function drawShapes(shapes, answer, scale) {
       // A link: focusable with Tab, opened with Enter, named with its value for screen readers.
       const link = svgElement('a', {
         href: countryHref(row.country),
-        'aria-label': `${tip.name} : ${tip.value}`,
+        'aria-label': t('named')(tip.name, tip.value),
       });
       link.append(path);
       tips.set(link, tip);
       svg.append(link);
     } else {
       const title = svgElement('title', {});
-      title.textContent = `${tip.name} : ${tip.value}`;
+      title.textContent = t('named')(tip.name, tip.value);
       path.append(title);
       tips.set(path, tip);
       svg.append(path);
@@ -181,6 +181,20 @@ svg.addEventListener('focusin', (event) => {
 });
 svg.addEventListener('focusout', () => ($('map-tip').hidden = true));
 
+/** The map route's 404 is a date without data, not an unknown country; a 400, a bad date. */
+function mapProblem(error) {
+  if (!(error instanceof ApiProblem)) return problemText(error);
+  if (error.status === 404) return t('mapNothing');
+  if (error.status === 400) return t('mapRefused')(error.status);
+  return problemText(error);
+}
+
+function clearMap() {
+  for (const id of ['map-svg', 'map-legend', 'map-heading', 'map-count']) $(id).textContent = '';
+  $('map-table').tBodies[0].textContent = '';
+  delete $('map-svg').dataset.drawn;
+}
+
 export async function showMap() {
   say('map-message', '');
   $('map-tip').hidden = true;
@@ -193,7 +207,8 @@ export async function showMap() {
       loadAnswer(disease, metric, $('map-period').value, $('map-date').value),
     ]);
   } catch (error) {
-    say('map-message', problemText(error));
+    clearMap();
+    say('map-message', mapProblem(error));
     return;
   }
   const label = t(`metric_${metric}`);
