@@ -79,7 +79,7 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
       const population = (1 + ((i * 37) % 50)) * 1_000_000;
       if (country) seeded.set(iso3, { name: country.name, population });
     }
-    // Per country i: i + 1 new cases a day plus the day's number, so that every colour is used.
+    // Country i: 10 × (i + 1) new cases a day plus the day's number.
     const records = [...seeded.values()].flatMap(({ name }, i) => {
       let total = 0;
       return Array.from({ length: DAYS }, (_, d) => {
@@ -95,11 +95,14 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
         };
       });
     });
+    // MPOX for 20 countries, those whose page the tests open among them (no 404 on their pages).
+    const MPOX = new Set(['Peru', 'Germany', 'Canada', ...[...seeded.values()].map((c) => c.name)]);
+    while (MPOX.size > 20) MPOX.delete([...MPOX][MPOX.size - 1]);
     for (const disease of ['covid', 'mpox']) {
       const written = await bed.t.http
         .post(`/api/${disease}/data/bulk`)
         .set(bed.t.auth())
-        .send(disease === 'covid' ? records : records.slice(0, DAYS * 20));
+        .send(disease === 'covid' ? records : records.filter((r) => MPOX.has(r.country)));
       expect(written.status).toBe(200);
     }
     const table = [...seeded.entries()]
@@ -181,12 +184,13 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
       () => document.getElementById('country-name')?.textContent === 'Peru',
     );
     expect(page.url()).toBe(url('country/Peru'));
-    // A click on a shape opens its country too.
+    // A click on a shape opens its country too (Germany: the middle of France's box, which
+    // holds French Guiana, is the ocean).
     await page.goto(url('map'));
     await page.waitForSelector('#map-svg[data-drawn]');
-    await page.locator('#map-svg path[data-iso3="FRA"]').click();
+    await page.locator('#map-svg path[data-iso3="DEU"]').click();
     await page.waitForFunction(
-      () => document.getElementById('country-name')?.textContent === 'France',
+      () => document.getElementById('country-name')?.textContent === 'Germany',
     );
     expect(problems).toEqual([]);
     await page.close();
@@ -206,10 +210,10 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
     expect(await page.locator('#map-heading').innerText()).toBe(
       'COVID-19 — Total cases — Week from 6 Mar 2023 to 12 Mar 2023',
     );
-    const france = week.countries.find((c) => c.iso3 === 'FRA');
-    await page.locator('#map-svg path[data-iso3="FRA"]').hover();
+    const germany = week.countries.find((c) => c.iso3 === 'DEU');
+    await page.locator('#map-svg path[data-iso3="DEU"]').hover();
     expect(await page.locator('#map-tip').innerText()).toBe(
-      `France\n${figure(france!.value!, 'en-GB')}`,
+      `Germany\n${figure(germany!.value!, 'en-GB')}`,
     );
     await page.locator('#map-period').selectOption('day');
     await page.locator('#map-form button[type="submit"]').click();
@@ -220,7 +224,9 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
     await page.locator('#map-disease').selectOption('mpox');
     await page.locator('#map-form button[type="submit"]').click();
     await page.waitForSelector('#map-svg[data-drawn^="mpox:"]');
-    expect(await page.locator('#map-svg a').count()).toBeLessThanOrEqual(20);
+    // MPOX was written for the first 20 countries only: they alone are coloured.
+    const coloured = (await fills(page)).filter(([, fill]) => fill !== NO_DATA_COLOUR);
+    expect(coloured).toHaveLength(20);
     await expectCleanText(page);
     expect(problems).toEqual([]);
     await page.close();
@@ -236,9 +242,9 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
   });
 
   it('shows a country per million people and as the 7-day average, the unit said', async () => {
-    const { page, problems } = await open(browser, url('country/Peru'));
+    const { page, problems } = await open(browser, url('country/Canada'));
     await page.waitForSelector('#country-mpox canvas');
-    const weekly = (await bed.t.http.get('/api/covid/public/country/Peru/weekly')).body as Weekly;
+    const weekly = (await bed.t.http.get('/api/covid/public/country/Canada/weekly')).body as Weekly;
     const last = weekly.weeks.length - 1;
     const drawnLast = async () =>
       JSON.parse(
@@ -253,7 +259,7 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
       document.querySelector('#country-cases .u-title')?.textContent?.includes('par million'),
     );
     const perMillion = weekly.new_cases_per_million[last]!;
-    expect(perMillion).toBeCloseTo((weekly.new_cases[last] * 1e6) / weekly.population!, 3);
+    expect(perMillion).toBeCloseTo((weekly.new_cases[last] * 1e6) / weekly.population!, 2);
     expect(await drawnLast()).toEqual([perMillion, perMillion / weekly.days[last]]);
     expect(await page.locator('#country-cases .u-legend').innerText()).toContain(
       "par semaine et par million d'habitants",
@@ -262,7 +268,7 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
     await page.waitForFunction(() =>
       document
         .querySelector('#country-cases .u-title')
-        ?.textContent?.startsWith('Peru — Nouveaux cas'),
+        ?.textContent?.startsWith('Canada — Nouveaux cas'),
     );
     expect(await drawnLast()).toEqual([
       Math.round((weekly.new_cases_smoothed[last]! * 1e9) / weekly.population!) / 1000,
