@@ -1,7 +1,8 @@
 // The charts, drawn by uPlot (its browser build, loaded by the page before this module, defines
 // the global `uPlot`).
-import { compact, formatDate, monthsAndDays, num, t } from './language.js';
+import { compact, figure, formatDate, monthsAndDays, t } from './language.js';
 import { $ } from './page.js';
+import { axisUnit, isSmoothed, newUnit, newValues, perDayOfWeek } from './views.js';
 
 export const COLORS = ['#0b5cad', '#c0392b', '#2e8b57', '#8e44ad'];
 export const toTime = (date) => Date.parse(`${date}T00:00:00Z`) / 1000;
@@ -11,11 +12,18 @@ function chartWidth(element) {
   return Math.max(280, Math.min(element.parentElement.clientWidth, 1100));
 }
 
-export function drawChart(id, title, times, series) {
+/**
+ * A chart of `series` over `times`; `units` labels the left axis (`y`) and the right one (`avg`,
+ * for the series on the `avg` scale), so that the reader knows what a number counts.
+ */
+export function drawChart(id, title, times, series, units = {}) {
   const element = $(id);
   if (charts.has(id)) charts.get(id).destroy();
   element.textContent = '';
-  const axes = [{}, { size: 70, values: (u, ticks) => ticks.map((v) => compact(v)) }];
+  const axes = [
+    {},
+    { size: 70, label: units.y, values: (u, ticks) => ticks.map((v) => compact(v)) },
+  ];
   const scales = { x: { time: true } };
   const hasRight = series.some((s) => s.scale === 'avg');
   if (hasRight) {
@@ -23,6 +31,7 @@ export function drawChart(id, title, times, series) {
       scale: 'avg',
       side: 1,
       size: 70,
+      label: units.avg,
       grid: { show: false },
       values: (u, ticks) => ticks.map((v) => compact(v)),
     });
@@ -49,19 +58,28 @@ export function drawChart(id, title, times, series) {
         fill: s.bars ? `${s.color || COLORS[i % COLORS.length]}55` : undefined,
         width: s.bars ? 0 : 2,
         paths: s.bars ? uPlot.paths.bars({ size: [0.8, 40] }) : undefined,
-        points: { show: false },
-        value: (u, v) => num(v),
+        // Lines show their points where they are few (uPlot's default), so one week still shows.
+        points: s.bars ? { show: false } : undefined,
+        value: (u, v) => figure(v),
       })),
     ),
   };
   const chart = new uPlot(options, [times].concat(series.map((s) => s.values)), element);
   charts.set(id, chart);
+  // Each series' latest value, for whoever checks what is drawn (the browser tests).
+  element.dataset.last = JSON.stringify(series.map((s) => lastValue(s.values)));
+}
+
+function lastValue(values) {
+  for (let i = values.length - 1; i >= 0; i--) if (Number.isFinite(values[i])) return values[i];
+  return null;
 }
 
 export function clearChart(id) {
   if (charts.has(id)) charts.get(id).destroy();
   charts.delete(id);
   $(id).textContent = '';
+  delete $(id).dataset.last;
 }
 
 window.addEventListener('resize', () => {
@@ -69,25 +87,40 @@ window.addEventListener('resize', () => {
     chart.setSize({ width: chartWidth($(id)), height: chart.height });
 });
 
-/** Weekly sums as bars, and the 7-day average (sum / days with records) as a line. */
-export function weeklyWithAverage(history, key, color, from) {
+/**
+ * New cases or deaths (`key`) of a weekly answer in a view (views.js), from the week `from` on:
+ * weekly sums as bars with their average per day as a line (raw, per million), or the 7-day
+ * average alone (smoothed views). Titled and labelled with the view's unit.
+ */
+export function weeklyWithAverage(history, key, color, from, view = 'raw') {
   const keep = history.weeks.map((w) => !from || w >= from);
   const pick = (values) => values.filter((_, i) => keep[i]);
   const times = pick(history.weeks).map(toTime);
-  const sums = pick(history[key]);
-  const days = pick(history.days);
+  const values = newValues(history, key, view);
+  const name = t(key === 'new_cases' ? 'newCases' : 'newDeaths');
+  const perDayUnit = newUnit(view, false);
+  if (isSmoothed(view)) {
+    return {
+      times,
+      label: `${name} (${perDayUnit})`,
+      units: { y: axisUnit(view, 'day') },
+      series: [{ label: name, values: pick(values), color }],
+    };
+  }
+  // As published, the labels the overview has always had; per million, the unit said.
+  const raw = view === 'raw';
+  const label = raw
+    ? t(key === 'new_cases' ? 'weeklyCases' : 'weeklyDeaths')
+    : `${name} (${newUnit(view, true)})`;
   return {
     times,
+    label,
+    units: { y: axisUnit(view, 'week'), avg: axisUnit(view, 'day') },
     series: [
+      { label, values: pick(values), bars: true, color },
       {
-        label: t(key === 'new_cases' ? 'weeklyCases' : 'weeklyDeaths'),
-        values: sums,
-        bars: true,
-        color,
-      },
-      {
-        label: t('avg7'),
-        values: sums.map((s, i) => (days[i] > 0 ? s / days[i] : null)),
+        label: raw ? t('avg7') : `${t('avg7')} (${perDayUnit})`,
+        values: pick(perDayOfWeek(history, values)),
         scale: 'avg',
         color: '#222',
       },

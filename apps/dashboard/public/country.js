@@ -1,9 +1,18 @@
-// One country: weekly cases and deaths, cumulative totals and MPOX, over a chosen range; and the
-// list of countries the pickers suggest.
+// One country: weekly cases and deaths, cumulative totals and MPOX, over a chosen range and in a
+// chosen view (as published, per million, 7-day average); and the list of countries the pickers
+// suggest.
 import { ApiProblem, api, problemText, weeklyPath } from './api.js';
 import { COLORS, clearChart, drawChart, toTime, weeklyWithAverage } from './charts.js';
 import { DAY_MS, t } from './language.js';
 import { $, say } from './page.js';
+import {
+  axisUnit,
+  fillViewSelect,
+  lacksPopulation,
+  totalUnit,
+  totalValues,
+  viewOf,
+} from './views.js';
 
 async function fillCountryList() {
   const list = await api('/api/covid/public/countries');
@@ -55,31 +64,40 @@ export async function showCountry(name) {
     return;
   }
   say('country-name', covid.country);
+  const view = viewOf($('country-view'));
+  if (lacksPopulation(covid, view)) say('country-message', t('noPopulation'));
   const from = rangeStart(covid, $('country-range').value);
-  const cases = weeklyWithAverage(covid, 'new_cases', COLORS[0], from);
-  drawChart('country-cases', `${covid.country} — ${t('weeklyCases')}`, cases.times, cases.series);
-  const deaths = weeklyWithAverage(covid, 'new_deaths', COLORS[1], from);
-  drawChart(
-    'country-deaths',
-    `${covid.country} — ${t('weeklyDeaths')}`,
-    deaths.times,
-    deaths.series,
-  );
+  for (const [id, key, color] of [
+    ['country-cases', 'new_cases', COLORS[0]],
+    ['country-deaths', 'new_deaths', COLORS[1]],
+  ]) {
+    const chart = weeklyWithAverage(covid, key, color, from, view);
+    drawChart(id, `${covid.country} — ${chart.label}`, chart.times, chart.series, chart.units);
+  }
   const keep = covid.weeks.map((w) => !from || w >= from);
   const pick = (values) => values.filter((_, i) => keep[i]);
+  const unit = totalUnit(view);
   drawChart(
     'country-totals',
-    `${covid.country} — ${t('totalCases')} / ${t('totalDeaths')}`,
+    `${covid.country} — ${t('totalCases')} / ${t('totalDeaths')} (${unit})`,
     pick(covid.weeks).map(toTime),
     [
-      { label: t('totalCases'), values: pick(covid.total_cases), color: COLORS[0] },
       {
-        label: t('totalDeaths'),
-        values: pick(covid.total_deaths),
+        label: `${t('totalCases')} (${unit})`,
+        values: pick(totalValues(covid, 'total_cases', view)),
+        color: COLORS[0],
+      },
+      {
+        label: `${t('totalDeaths')} (${unit})`,
+        values: pick(totalValues(covid, 'total_deaths', view)),
         color: COLORS[1],
         scale: 'avg',
       },
     ],
+    {
+      y: `${t('cases')}, ${axisUnit(view, 'total')}`,
+      avg: `${t('deaths')}, ${axisUnit(view, 'total')}`,
+    },
   );
   try {
     const mpox = await api(weeklyPath('mpox', covid.country));
@@ -88,8 +106,15 @@ export async function showCountry(name) {
       'new_cases',
       COLORS[3],
       rangeStart(mpox, $('country-range').value),
+      view,
     );
-    drawChart('country-mpox', `MPOX — ${t('weeklyCases')}`, mpoxCases.times, mpoxCases.series);
+    drawChart(
+      'country-mpox',
+      `MPOX — ${mpoxCases.label}`,
+      mpoxCases.times,
+      mpoxCases.series,
+      mpoxCases.units,
+    );
   } catch (error) {
     clearChart('country-mpox');
     say(
@@ -103,6 +128,9 @@ $('country-form').addEventListener('submit', (event) => {
   event.preventDefault();
   location.hash = `country/${encodeURIComponent($('country-input').value.trim())}`;
 });
-$('country-range').addEventListener('change', () => {
-  if ($('country-input').value.trim()) void showCountry($('country-input').value);
-});
+for (const control of ['country-range', 'country-view']) {
+  $(control).addEventListener('change', () => {
+    if ($('country-input').value.trim()) void showCountry($('country-input').value);
+  });
+}
+fillViewSelect($('country-view'));

@@ -4,11 +4,12 @@ import { problemText } from './api.js';
 import './compare.js';
 import { loadCountryList, showCountry } from './country.js';
 import { applyLanguage, switchLanguage } from './language.js';
+import { showMap } from './map.js';
 import { showOverview } from './overview.js';
 import { $, say } from './page.js';
 import { showStatus } from './status.js';
 
-const VIEWS = ['overview', 'country', 'compare', 'status'];
+const VIEWS = ['overview', 'country', 'compare', 'map', 'status'];
 
 /** The view the URL's fragment names (`#country/France`), shown and loaded. */
 async function route() {
@@ -22,6 +23,7 @@ async function route() {
   }
   if (current === 'overview') return showOverview();
   if (current === 'status') return showStatus();
+  if (current === 'map') return showMap();
   try {
     await loadCountryList();
   } catch (error) {

@@ -33,14 +33,27 @@ let lang =
   new URLSearchParams(location.search).get('lang') || localStorage.getItem(LANG_KEY) || 'fr';
 if (!TEXT[lang]) lang = 'fr';
 const locale = () => (lang === 'fr' ? 'fr-FR' : 'en-GB');
-let numbers = new Intl.NumberFormat(locale());
-let compactFormat = new Intl.NumberFormat(locale(), { notation: 'compact' });
+let numbers, compactFormat, fractions;
+function makeFormats() {
+  numbers = new Intl.NumberFormat(locale());
+  compactFormat = new Intl.NumberFormat(locale(), { notation: 'compact' });
+  fractions = [2, 1, 0].map(
+    (digits) => new Intl.NumberFormat(locale(), { maximumFractionDigits: digits }),
+  );
+}
+makeFormats();
 
 export const currentLanguage = () => lang;
 export const t = (key) => TEXT[lang][key];
 export const monthsAndDays = () => MONTHS[lang];
 export const num = (value) =>
   Number.isFinite(value) ? numbers.format(Math.round(value)) : t('none');
+/** A count or a rate: whole above 1000, with one or two decimals below (per-million figures). */
+export const figure = (value) => {
+  if (!Number.isFinite(value)) return t('none');
+  const size = Math.abs(value);
+  return fractions[size < 10 ? 0 : size < 1000 ? 1 : 2].format(value);
+};
 export const compact = (v) => (Number.isFinite(v) ? compactFormat.format(v) : '');
 export const formatDate = (date) =>
   typeof date === 'string' && date
@@ -59,8 +72,7 @@ export function switchLanguage() {
   const url = new URL(location.href);
   url.searchParams.set('lang', lang);
   history.replaceState(null, '', url);
-  numbers = new Intl.NumberFormat(locale());
-  compactFormat = new Intl.NumberFormat(locale(), { notation: 'compact' });
+  makeFormats();
   applyLanguage();
 }
 

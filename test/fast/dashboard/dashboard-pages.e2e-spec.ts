@@ -12,10 +12,13 @@ const MODULES = [
   'language.js',
   'page.js',
   'api.js',
+  'views.js',
   'charts.js',
   'overview.js',
   'country.js',
   'compare.js',
+  'map-scale.js',
+  'map.js',
   'status.js',
 ];
 
@@ -73,6 +76,17 @@ describe('dashboard pages and assets (HTTP)', () => {
     expect(uplot.status).toBe(200);
     expect(uplot.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(uplot.text).toContain('uPlot');
+    // The map's libraries, loaded by map.js when the map is shown, from their packages too.
+    for (const [file, global] of [
+      ['d3-array.min.js', 'd3'],
+      ['d3-geo.min.js', 'geoNaturalEarth1'],
+      ['topojson-client.min.js', 'topojson'],
+    ]) {
+      const build = await t.http.get(`/dashboard/assets/${file}`);
+      expect(build.status).toBe(200);
+      expect(build.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      expect(build.text).toContain(global);
+    }
     const css = await t.http.get('/dashboard/assets/dashboard.css');
     expect(css.status).toBe(200);
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
@@ -90,6 +104,29 @@ describe('dashboard pages and assets (HTTP)', () => {
       expect(missing.status).toBe(404);
       expect(missing.body).toEqual({ error: MESSAGES.routeNotFound });
     }
+  });
+
+  it("serves Natural Earth's outlines with each country's ISO alpha-3 code", async () => {
+    const response = await t.http.get('/dashboard/assets/world-shapes.json');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    const shapes = (
+      response.body as {
+        type: string;
+        objects: {
+          countries: { geometries: { id?: string; properties: Record<string, string> }[] };
+        };
+      }
+    ).objects.countries.geometries;
+    expect(shapes).toHaveLength(177);
+    const byName = new Map(shapes.map((s) => [s.properties.name, s]));
+    expect(byName.get('France')).toMatchObject({ id: '250', properties: { iso3: 'FRA' } });
+    expect(byName.get('Peru')).toMatchObject({ id: '604', properties: { iso3: 'PER' } });
+    // No ISO numeric code: Kosovo by its name (the country directory's XKX); the others without.
+    expect(byName.get('Kosovo')?.properties).toEqual({ name: 'Kosovo', iso3: 'XKX' });
+    expect(byName.get('Somaliland')?.properties).toEqual({ name: 'Somaliland' });
+    expect(shapes.filter((s) => s.properties.iso3).length).toBe(175);
   });
 
   it('keeps the API answers on their own policy', async () => {

@@ -1,8 +1,15 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SourceRepository } from '@app/database';
 import { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../../support/chromium';
+import {
+  OUTPUT,
+  PHONE,
+  expectCleanText,
+  open,
+  paintedPixels,
+  serveToBrowser,
+} from '../../support/dashboard-browser';
 import { cliTestBed } from '../../support/cli-test-bed';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
@@ -13,54 +20,7 @@ import { TestApp, bootTestApp } from '../../support/test-app';
 const PORT = 3241;
 const THROTTLED_PORT = 3242;
 const DATA = join(__dirname, '../../../../shared/data');
-const OUTPUT = join(
-  __dirname,
-  '../../..',
-  'test-output',
-  'dashboard',
-  process.env.DB_TYPE ?? 'sqlite',
-);
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 375, height: 740 };
 const fr = new Intl.NumberFormat('fr-FR');
-
-interface Watched {
-  page: Page;
-  /** Console errors, page errors, failed requests and answers >= 400. */
-  problems: string[];
-}
-
-async function open(browser: Browser, url: string, viewport = DESKTOP): Promise<Watched> {
-  const page = await browser.newPage({ viewport, timezoneId: 'UTC' });
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
-  page.on('response', (response) => {
-    if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`);
-  });
-  // Nothing may leave the machine: every request goes to our own server.
-  await page.route(/^(?!http:\/\/127\.0\.0\.1:32\d\d\/)/, (route) => route.abort());
-  const response = await page.goto(url);
-  expect(response?.status()).toBe(200);
-  return { page, problems };
-}
-
-/** Non-transparent pixels of each canvas under `selector` (uPlot draws on one per chart). */
-function paintedPixels(page: Page, selector: string): Promise<number[]> {
-  return page.$$eval(`${selector} canvas`, (canvases) =>
-    (canvases as HTMLCanvasElement[]).map((canvas) => {
-      const context = canvas.getContext('2d');
-      if (!context) return 0;
-      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
-      let painted = 0;
-      for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
-      return painted;
-    }),
-  );
-}
 
 /** What the Performance API says of the overview's load (report only: no timed assertion). */
 function timing(page: Page) {
@@ -84,12 +44,6 @@ function timing(page: Page) {
   });
 }
 
-/** The page's visible text holds no `NaN` and no `undefined`. */
-async function expectCleanText(page: Page): Promise<void> {
-  const text = await page.locator('body').innerText();
-  expect(text).not.toMatch(/NaN|undefined/);
-}
-
 describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
   const bed = cliTestBed('dashboard-');
   let browser: Browser;
@@ -102,9 +56,7 @@ describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
       const imported = await bed.cli('import', disease, join(DATA, file));
       expect(imported.code).toBe(0);
     }
-    await bed.t.app.listen(PORT, '127.0.0.1');
-    mkdirSync(OUTPUT, { recursive: true });
-    browser = await launchChromium();
+    browser = await serveToBrowser(bed.t, PORT);
   }, 300_000);
   afterAll(async () => {
     await browser?.close();

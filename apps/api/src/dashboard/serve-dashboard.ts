@@ -4,6 +4,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MESSAGES } from '@app/common';
 import { JSON_TYPE } from '../common/json-content-type';
 import { DASHBOARD_ASSETS_PATH, DASHBOARD_PATH } from './dashboard-paths';
+import { worldShapes } from './world-shapes';
 
 /**
  * The pages' folder: `apps/dashboard/public` beside the sources, and the same relative place in
@@ -21,6 +22,7 @@ const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
+  '.json': 'application/json; charset=utf-8',
 };
 const PAGE = 'index.html';
 
@@ -30,21 +32,32 @@ function asset(file: string): Asset {
   return { type: TYPES[extensionOf(file)], body: readFileSync(file) };
 }
 
+/** Browser builds served from installed packages (no CDN): the package, and its files. */
+const PACKAGE_FILES: [string, string[]][] = [
+  ['uplot', ['uPlot.iife.min.js', 'uPlot.min.css']],
+  // The map's: d3-geo (projection and paths) needs d3-array; topojson-client reads the outlines.
+  ['d3-array', ['d3-array.min.js']],
+  ['d3-geo', ['d3-geo.min.js']],
+  ['topojson-client', ['topojson-client.min.js']],
+];
+
 /**
  * Every file the dashboard serves, read once at start-up: the page, its modules, style and icon
- * (the pages' folder's files of a known type), and uPlot's browser build and style from the
- * installed package (no CDN). A list fixed at start-up, so that no request path ever reaches the
- * file system.
+ * (the pages' folder's files of a known type), the browser builds of uPlot and of the map's
+ * libraries from their installed packages, and the map's outlines (`world-shapes.json`). A list
+ * fixed at start-up, so that no request path ever reaches the file system.
  */
 export function dashboardAssets(): { page: Asset; assets: Map<string, Asset> } {
   const assets = new Map<string, Asset>();
   for (const file of readdirSync(PAGES_DIR).sort()) {
     if (file !== PAGE && TYPES[extensionOf(file)]) assets.set(file, asset(join(PAGES_DIR, file)));
   }
-  const uplot = dirname(require.resolve('uplot'));
-  for (const file of ['uPlot.iife.min.js', 'uPlot.min.css']) {
-    assets.set(file, asset(join(uplot, file)));
+  for (const [name, files] of PACKAGE_FILES) {
+    // Each package's main file sits in the folder of its browser builds.
+    const folder = dirname(require.resolve(name));
+    for (const file of files) assets.set(file, asset(join(folder, file)));
   }
+  assets.set('world-shapes.json', { type: TYPES['.json'], body: worldShapes() });
   return { page: asset(join(PAGES_DIR, PAGE)), assets };
 }
 

@@ -1,0 +1,231 @@
+// The world map: countries coloured by a chosen metric at a chosen date or week
+// (`GET /api/{disease}/public/map`), drawn from Natural Earth's outlines (`world-shapes.json`,
+// from the world-atlas package) projected by d3-geo. Each country with an answer is a link to its
+// page: focusable, and it tells its value on hover and on focus; a table lists every value.
+import { ApiProblem, api, problemText } from './api.js';
+import { DAY_MS, figure, formatDate, t } from './language.js';
+import { colorScale, drawLegend } from './map-scale.js';
+import { $, say } from './page.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const WIDTH = 960;
+const ASSETS = '/dashboard/assets';
+
+/** A browser build (it defines a global), added to the page once the map needs it. */
+function loadScript(file) {
+  return new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = `${ASSETS}/${file}`;
+    script.addEventListener('load', resolve);
+    script.addEventListener('error', () => reject(new Error(file)));
+    document.head.append(script);
+  });
+}
+
+/**
+ * The outlines projected once (Natural Earth projection, Antarctica left out: no figures, and
+ * it would take a fifth of the map). d3-array, d3-geo and topojson-client are loaded on the
+ * map's first showing only (in that order: d3-geo needs d3-array): the other views do without.
+ */
+async function projectShapes() {
+  await loadScript('d3-array.min.js');
+  await loadScript('d3-geo.min.js');
+  await loadScript('topojson-client.min.js');
+  const topology = await api(`${ASSETS}/world-shapes.json`);
+  const features = topojson
+    .feature(topology, topology.objects.countries)
+    .features.filter((f) => f.properties.iso3 !== 'ATA');
+  const all = { type: 'FeatureCollection', features };
+  const path = d3.geoPath(d3.geoNaturalEarth1().fitWidth(WIDTH, all));
+  return {
+    height: Math.ceil(path.bounds(all)[1][1]),
+    countries: features.map((f) => ({
+      iso3: f.properties.iso3,
+      name: f.properties.name,
+      d: path(f),
+    })),
+  };
+}
+
+let shapesLoading;
+function loadShapes() {
+  if (!shapesLoading) {
+    shapesLoading = projectShapes().catch((error) => {
+      shapesLoading = undefined;
+      throw error;
+    });
+  }
+  return shapesLoading;
+}
+
+const mapPath = (disease, query) =>
+  `/api/${disease}/public/map?${new URLSearchParams(query).toString()}`;
+
+/** The answer asked for: a day (the latest without a date), or the ISO week of a date. */
+async function loadAnswer(disease, metric, period, date) {
+  if (period === 'day') return api(mapPath(disease, date ? { metric, date } : { metric }));
+  // A week without a date: the week of the latest date.
+  const day = date || (await api(mapPath(disease, { metric }))).date;
+  return api(mapPath(disease, { metric, week: day }));
+}
+
+const isoDay = (ms) => new Date(ms).toISOString().slice(0, 10);
+/** What the answer covers: its day, or the Monday to Sunday of its week. */
+function periodText(answer) {
+  if (answer.period !== 'week') return t('dayOf')(formatDate(answer.date));
+  const at = Date.parse(`${answer.date}T00:00:00Z`);
+  const monday = at - ((new Date(at).getUTCDay() + 6) % 7) * DAY_MS;
+  return t('weekOf')(formatDate(isoDay(monday)), formatDate(isoDay(monday + 6 * DAY_MS)));
+}
+
+const countryHref = (country) => `#country/${encodeURIComponent(country)}`;
+const svgElement = (name, attributes) => {
+  const element = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  return element;
+};
+
+/** What the tip says of each shape: its name and value. */
+const tips = new WeakMap();
+
+function drawShapes(shapes, answer, scale) {
+  const svg = $('map-svg');
+  svg.setAttribute('viewBox', `0 0 ${WIDTH} ${shapes.height}`);
+  svg.textContent = '';
+  const byIso = new Map(answer.countries.filter((c) => c.iso3).map((c) => [c.iso3, c]));
+  for (const shape of shapes.countries) {
+    const row = shape.iso3 ? byIso.get(shape.iso3) : undefined;
+    const value = row ? row.value : null;
+    const path = svgElement('path', {
+      d: shape.d,
+      fill: scale.color(value),
+      class: value == null ? 'country no-data' : 'country',
+    });
+    if (shape.iso3) path.dataset.iso3 = shape.iso3;
+    const name = row ? row.country : shape.name;
+    const tip = { name, value: value == null ? t('noData') : figure(value) };
+    if (row) {
+      // A link: focusable with Tab, opened with Enter, named with its value for screen readers.
+      const link = svgElement('a', {
+        href: countryHref(row.country),
+        'aria-label': t('named')(tip.name, tip.value),
+      });
+      link.append(path);
+      tips.set(link, tip);
+      svg.append(link);
+    } else {
+      const title = svgElement('title', {});
+      title.textContent = t('named')(tip.name, tip.value);
+      path.append(title);
+      tips.set(path, tip);
+      svg.append(path);
+    }
+  }
+}
+
+function drawTable(answer) {
+  const body = $('map-table').tBodies[0];
+  body.textContent = '';
+  const rows = [...answer.countries].sort(
+    (a, b) => (b.value ?? -Infinity) - (a.value ?? -Infinity) || a.country.localeCompare(b.country),
+  );
+  for (const row of rows) {
+    const tr = document.createElement('tr');
+    const name = document.createElement('td');
+    const link = document.createElement('a');
+    link.href = countryHref(row.country);
+    link.textContent = row.country;
+    name.append(link);
+    const value = document.createElement('td');
+    value.className = 'num';
+    value.textContent = figure(row.value);
+    tr.append(name, value);
+    body.append(tr);
+  }
+}
+
+/** The tip beside a shape: at the pointer, or under the focused shape. */
+function showTip(target, x, y) {
+  const tip = $('map-tip');
+  const found = tips.get(target);
+  if (!found) {
+    tip.hidden = true;
+    return;
+  }
+  tip.textContent = '';
+  const name = document.createElement('strong');
+  name.textContent = found.name;
+  tip.append(name, document.createElement('br'), found.value);
+  tip.hidden = false;
+  const box = tip.parentElement.getBoundingClientRect();
+  const left = Math.min(Math.max(0, x - box.left + 12), box.width - tip.offsetWidth);
+  // Style properties set from code, which the page's policy allows.
+  tip.style.left = `${Math.max(0, left)}px`;
+  tip.style.top = `${Math.max(0, y - box.top + 12)}px`;
+}
+
+const shapeOf = (node) =>
+  node instanceof Element ? node.closest('#map-svg a, #map-svg path') : null;
+const svg = $('map-svg');
+svg.addEventListener('mousemove', (event) => {
+  const shape = shapeOf(event.target);
+  if (shape) showTip(shape, event.clientX, event.clientY);
+  else $('map-tip').hidden = true;
+});
+svg.addEventListener('mouseleave', () => ($('map-tip').hidden = true));
+svg.addEventListener('focusin', (event) => {
+  const shape = shapeOf(event.target);
+  if (!shape) return;
+  const box = shape.getBoundingClientRect();
+  showTip(shape, box.left + box.width / 2, box.bottom);
+});
+svg.addEventListener('focusout', () => ($('map-tip').hidden = true));
+
+/** The map route's 404 is a date without data, not an unknown country; a 400, a bad date. */
+function mapProblem(error) {
+  if (!(error instanceof ApiProblem)) return problemText(error);
+  if (error.status === 404) return t('mapNothing');
+  if (error.status === 400) return t('mapRefused')(error.status);
+  return problemText(error);
+}
+
+function clearMap() {
+  for (const id of ['map-svg', 'map-legend', 'map-heading', 'map-count']) $(id).textContent = '';
+  $('map-table').tBodies[0].textContent = '';
+  delete $('map-svg').dataset.drawn;
+}
+
+export async function showMap() {
+  say('map-message', '');
+  $('map-tip').hidden = true;
+  const metric = $('map-metric').value;
+  const disease = $('map-disease').value;
+  let shapes, answer;
+  try {
+    [shapes, answer] = await Promise.all([
+      loadShapes(),
+      loadAnswer(disease, metric, $('map-period').value, $('map-date').value),
+    ]);
+  } catch (error) {
+    clearMap();
+    say('map-message', mapProblem(error));
+    return;
+  }
+  const label = t(`metric_${metric}`);
+  const scale = colorScale(answer.countries.map((c) => c.value));
+  say(
+    'map-heading',
+    `${disease === 'covid' ? 'COVID-19' : 'MPOX'} — ${label} — ${periodText(answer)}`,
+  );
+  drawShapes(shapes, answer, scale);
+  drawLegend($('map-legend'), scale, label);
+  drawTable(answer);
+  const withData = answer.countries.filter((c) => c.value != null).length;
+  say('map-count', t('countriesWithData')(withData, answer.countries.length));
+  svg.dataset.drawn = `${disease}:${metric}:${answer.period}:${answer.date}`;
+}
+
+$('map-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void showMap();
+});
