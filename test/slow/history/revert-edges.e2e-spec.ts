@@ -149,22 +149,28 @@ describe('revert at its edges (command line)', () => {
     const since = await instantBetweenWrites();
     await write(MALLORY, 'put', `/${updated}`, body('Pruned', 666), 'mpox');
     const created = (await write(MALLORY, 'post', '', body('Created', 5), 'mpox')).id!;
+    const deleted = (await write(TOKENS.alice, 'post', '', body('Deleted', 7), 'mpox')).id!;
+    await write(MALLORY, 'delete', `/${deleted}`, undefined, 'mpox');
     const horizon = await instantBetweenWrites();
     expect((await cli('prune-history', 'mpox', '--before', horizon)).code).toBe(0);
     expect(await changes(updated, 'mpox')).toEqual(['mallory update']);
+    expect(await changes(deleted, 'mpox')).toEqual(['mallory delete']);
 
     const lines = await dryRunThenRun('mpox', 'mallory', since);
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(
       new RegExp(
         `^mpox record ${updated}: left alone, its state before the change by mallory at ${ISO} was pruned \\(history kept from ${horizon.replace(/\./g, '\\.')}\\)$`,
       ),
     );
-    // A creation kept in the history proves that nothing was there before it.
+    // A creation kept in the history proves that nothing was there before it; a deletion keeps
+    // the values it removed.
     expect(lines.slice(1)).toEqual([
       `mpox record ${created}: removed (1 change(s) undone)`,
-      'reverted: 1 record(s); left alone: 1',
+      `mpox record ${deleted}: brought back (1 change(s) undone)`,
+      'reverted: 2 record(s); left alone: 1',
     ]);
+    expect(await current(deleted, 'mpox')).toEqual({ id: deleted, ...body('Deleted', 7) });
     expect(await current(updated, 'mpox')).toEqual({ id: updated, ...body('Pruned', 666) });
     expect(await current(created, 'mpox')).toBeNull();
   });

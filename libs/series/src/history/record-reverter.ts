@@ -83,12 +83,12 @@ export class RecordReverter {
       if (step) steps.push(step);
     }
     const moving = steps.filter((s) => s.target !== undefined);
-    const holders = await this.holders(manager, moving, mysqlLock);
     const currentKeys = new Map<number, string>();
     for (const step of moving) {
       const values = current.get(step.recordId);
       if (values) currentKeys.set(step.recordId, recordKey(values));
     }
+    const holders = await this.holders(manager, moving, currentKeys, mysqlLock);
     const writes = orderWrites(moving, holders, currentKeys);
     if (write && writes.length > 0) await this.apply(manager, writes, current);
     return steps.map(({ target: _target, ...step }) => step);
@@ -114,15 +114,25 @@ export class RecordReverter {
     return found;
   }
 
-  /** The record holding each key that `steps` go back to; locked on MySQL when `lock`. */
+  /**
+   * The record holding each key that `steps` go back to; locked on MySQL when `lock`. A record
+   * that keeps its country and date holds its own key (the unique index says so): no look-up.
+   */
   private async holders(
     manager: EntityManager,
     steps: PlannedStep[],
+    currentKeys: Map<number, string>,
     lock: boolean,
   ): Promise<Map<string, number>> {
     const holders = new Map<string, number>();
     const wanted = new Map<string, RecordValues>();
-    for (const { target } of steps) if (target) wanted.set(recordKey(target), target);
+    for (const { recordId, target } of steps) {
+      if (!target) continue;
+      const key = recordKey(target);
+      if (currentKeys.get(recordId) === key) holders.set(key, recordId);
+      else wanted.set(key, target);
+    }
+    for (const key of holders.keys()) wanted.delete(key);
     // One look-up per key, by the unique index: a list of pairs would not use it on every database.
     for (const [key, values] of wanted) {
       const [row] = await manager.query<Row[]>(

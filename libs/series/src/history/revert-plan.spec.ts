@@ -77,6 +77,17 @@ describe('planRecord', () => {
       outcome: 'pruned',
       first,
     });
+    // A deletion first in the history keeps the values it removed; one from before they were
+    // kept proves nothing.
+    const deletion = { ...revision(10, 'mallory', 'delete', null), removed: v1 };
+    expect(planRecord([deletion], 'mallory', 5)).toEqual({
+      recordId: 7,
+      undone: 1,
+      outcome: 'create',
+      target: v1,
+    });
+    const bare = revision(10, 'mallory', 'delete', null);
+    expect(planRecord([bare], 'mallory', 5)?.outcome).toBe('pruned');
     // A creation first in the history proves that nothing was there before it.
     expect(planRecord([revision(10, 'mallory', 'create', v1)], 'mallory', 5)?.outcome).toBe(
       'delete',

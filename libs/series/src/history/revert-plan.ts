@@ -60,12 +60,17 @@ export function planRecord(
   const later = revisions.slice(first);
   const other = later.find((r) => !sameActor(r.actor, actor) && r.actor !== REVERT_ACTOR);
   if (other) return { recordId, undone: 0, outcome: 'conflict', conflict: other };
-  // Before the actor's change: the revision before it, or nothing when its change created the
-  // record. A history that starts with an update was pruned: that state is lost, never guessed.
-  if (first === 0 && revisions[0].kind !== 'create') {
-    return { recordId, undone: 0, outcome: 'pruned', first: revisions[0] };
+  // Before the actor's change: the revision before it, or what its own revision proves when the
+  // history starts there (pruned): nothing before a creation, the values a deletion removed. A
+  // history that starts with the actor's update lost that state: left alone, never guessed.
+  const opening = revisions[0];
+  if (
+    first === 0 &&
+    (opening.kind === 'update' || (opening.kind === 'delete' && !opening.removed))
+  ) {
+    return { recordId, undone: 0, outcome: 'pruned', first: opening };
   }
-  const before = first > 0 ? revisions[first - 1].values : null;
+  const before = first > 0 ? revisions[first - 1].values : (opening.removed ?? null);
   const now = revisions[revisions.length - 1].values;
   if (sameValues(before, now)) return { recordId, undone: 0, outcome: 'unchanged' };
   const lastRevert = later.map((r) => r.actor).lastIndexOf(REVERT_ACTOR);

@@ -32,6 +32,8 @@ export interface StoredRevision {
   requestId: string | null;
   kind: ChangeKind;
   values: RecordValues | null;
+  /** A deletion: the values the record had when it was deleted (never shown). */
+  removed?: RecordValues;
 }
 
 /** A stored revision with its place in the change feed. */
@@ -118,6 +120,7 @@ function toRevision(row: Row): StoredRevision {
     kind: String(row.kind) as ChangeKind,
     // A deletion keeps no values.
     values: row.kind === 'delete' ? null : recordValuesOf(row),
+    ...(row.kind === 'delete' && row.date !== null ? { removed: recordValuesOf(row) } : {}),
   };
 }
 
