@@ -1,7 +1,7 @@
 import { cpus, totalmem, type, release } from 'node:os';
 import { AsOfResult, formatAsOf } from './as-of-run';
 import { ImportResult } from './bench-database';
-import { DumpStats } from './dump-run';
+import { DumpStats, GzipDumpStats, MAX_GZIP_TIME_RATIO, MIN_GZIP_SIZE_RATIO } from './dump-run';
 import { FairnessStats } from './fairness-run';
 import { RestateStats } from './restate-run';
 import { SyncReadStats, WriteLatencies } from './sync-run';
@@ -69,6 +69,8 @@ export interface BenchResult {
     maxRssGrowthMb: number;
     met: boolean;
   };
+  /** The same full dump with `Accept-Encoding: gzip` (since compression; absent before). */
+  gzipDump?: GzipDumpStats;
   /** The same full dump as CSV, same targets (since the list formats issue; absent before). */
   csvDump?: {
     runs: DumpStats[];
@@ -184,6 +186,14 @@ export function formatResult(result: BenchResult): string {
     `Full dump (${num(first?.rows ?? 0)} rows, ${num((first?.bytes ?? 0) / 1024 ** 2, 1)} MB): best ${num(dump.bestSeconds, 2)} s over ${dump.runs.length} run(s) ` +
       `(baseline ${num(dump.baseline.seconds, 2)} s), server RSS growth max ${num(dump.maxRssGrowthMb, 1)} MB — ` +
       `${dump.met ? 'met' : 'MISSED'} (< 3 s, < 64 MB)`,
+    ...(result.gzipDump
+      ? [
+          `Full dump with Accept-Encoding: gzip (${num((result.gzipDump.runs[0]?.bytes ?? 0) / 1024 ** 2, 1)} MB on the wire): ` +
+            `best ${num(result.gzipDump.bestSeconds, 2)} s over ${result.gzipDump.runs.length} run(s), ` +
+            `${num(result.gzipDump.sizeRatio, 1)}x smaller in ${num(result.gzipDump.timeRatio, 2)}x the time as it is — ` +
+            `${result.gzipDump.met ? 'met' : 'MISSED'} (>= ${MIN_GZIP_SIZE_RATIO}x smaller, <= ${MAX_GZIP_TIME_RATIO}x the time)`,
+        ]
+      : []),
     ...(result.csvDump
       ? [
           `Full dump as CSV (${num(result.csvDump.runs[0]?.rows ?? 0)} rows, ${num((result.csvDump.runs[0]?.bytes ?? 0) / 1024 ** 2, 1)} MB): ` +

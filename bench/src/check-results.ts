@@ -64,6 +64,18 @@ function check(result: BenchResult): string[] {
   }
   expect(positive(result.dump.bestSeconds), 'full dump time');
   expect(Number.isFinite(result.dump.maxRssGrowthMb), 'full dump memory');
+  const gzip = result.gzipDump;
+  expect(gzip !== undefined && gzip.runs.length > 0, 'gzip full dump');
+  for (const dump of gzip?.runs ?? []) {
+    expect(
+      dump.status === 200 && dump.encoding === 'gzip' && dump.rows === DATA_ROWS.covid,
+      'gzip full dump: compressed, every row',
+    );
+  }
+  expect(
+    gzip !== undefined && positive(gzip.sizeRatio) && positive(gzip.timeRatio),
+    'gzip full dump: size and time ratios',
+  );
   const csv = result.csvDump;
   expect(csv !== undefined && csv.runs.length > 0, 'CSV full dump');
   for (const dump of csv?.runs ?? []) {

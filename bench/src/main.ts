@@ -9,7 +9,7 @@ import { BenchResult, RouteResult, formatResult, machine } from './bench-report'
 import { CREATE_PATH, CSV_DUMP_PATH, DUMP_PATH, createBodies, readRoutes } from './bench-routes';
 import { AUTH, apiEnvironment, routeTarget, startBaseline } from './bench-servers';
 import { runAsOf } from './as-of-run';
-import { runDump } from './dump-run';
+import { gzipDumpStats, runDump } from './dump-run';
 import { runFairness } from './fairness-run';
 import { runCursorPages } from './cursor-run';
 import { runFeedPage } from './feed-run';
@@ -182,6 +182,12 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
     const bestSeconds = Math.min(...runs.map((r) => r.seconds));
     const maxRssGrowthMb = Math.max(...runs.map((r) => r.rssGrowthBytes)) / 1024 ** 2;
 
+    log(`GET ${DUMP_PATH} with Accept-Encoding: gzip`);
+    const gzipRuns = [];
+    for (let i = 0; i < options.dumpRuns; i++) {
+      gzipRuns.push(await runDump(api, DUMP_PATH, { ...AUTH, 'accept-encoding': 'gzip' }));
+    }
+
     log(`GET ${CSV_DUMP_PATH}`);
     const csvRuns = [];
     for (let i = 0; i < options.dumpRuns; i++) {
@@ -298,6 +304,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
         maxRssGrowthMb,
         met: runs.every((r) => r.status === 200) && bestSeconds < 3 && maxRssGrowthMb < 64,
       },
+      gzipDump: gzipDumpStats(gzipRuns, runs),
       csvDump: {
         runs: csvRuns,
         bestSeconds: csvBestSeconds,

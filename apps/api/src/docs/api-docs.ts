@@ -10,6 +10,7 @@ import {
   SwaggerModule,
 } from '@nestjs/swagger';
 import { API_PREFIX, HEALTH_PATH, METRICS_PATH } from '../api-prefix';
+import { COMPRESSION_THRESHOLD_BYTES } from '../compression/response-compression';
 
 export const DOCS_PATH = `${API_PREFIX}/docs`;
 export const DOCS_JSON_PATH = `${API_PREFIX}/docs-json`;
@@ -36,6 +37,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         '(public figures: `public, max-age, stale-while-revalidate`; token routes: `private, no-cache`',
         'with `Vary: Authorization`). Send the `ETag` back in `If-None-Match`: while the answer is the',
         'same, it is a 304 without a body. A 304 is counted by the rate limit like any other answer.',
+        '',
+        `Answers of ${THRESHOLD_KIB} KiB or more, streamed lists included, are compressed when`,
+        '`Accept-Encoding` asks for `br` or `gzip` (`Content-Encoding` says which; `Vary` then names',
+        '`accept-encoding`); the compressed variant carries the weak form of the tag, `W/"…"`,',
+        'which `If-None-Match` accepts as well.',
       ].join('\n'),
     )
     .setVersion('1.0')
@@ -49,6 +55,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .build();
   return completeDocument(SwaggerModule.createDocument(app, config));
 }
+
+const THRESHOLD_KIB = COMPRESSION_THRESHOLD_BYTES / 1024;
 
 const HEADERS: Record<string, HeaderObject> = {
   'X-Request-Id': {
@@ -74,7 +82,8 @@ const HEADERS: Record<string, HeaderObject> = {
   ETag: {
     description:
       'Strong entity tag of the answer (a digest of its body): send it back in `If-None-Match`. ' +
-      'It changes as soon as a write changes the answer, on every instance.',
+      'It changes as soon as a write changes the answer, on every instance. A compressed ' +
+      'answer carries its weak form (`W/"…"`): the same tag, other bytes.',
     schema: { type: 'string' },
   },
   'Cache-Control-public': {
@@ -92,11 +101,14 @@ const HEADERS: Record<string, HeaderObject> = {
   'Vary-private': {
     description:
       '`Authorization` (and `Origin` when CORS is on): the answer depends on the token; on lists ' +
-      '`Authorization, Accept`, whose format `Accept` may choose',
+      '`Authorization, Accept`, whose format `Accept` may choose; and `accept-encoding` on ' +
+      `answers of ${THRESHOLD_KIB} KiB or more, which may be compressed`,
     schema: { type: 'string', example: 'Authorization, Accept' },
   },
   'Vary-list': {
-    description: '`Accept` (and `Origin` when CORS is on): the format of the list may come from it',
+    description:
+      '`Accept` (and `Origin` when CORS is on): the format of the list may come from it; and ' +
+      `\`accept-encoding\` on answers of ${THRESHOLD_KIB} KiB or more, which may be compressed`,
     schema: { type: 'string', example: 'Accept' },
   },
   Link: {
