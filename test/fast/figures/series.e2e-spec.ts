@@ -185,6 +185,36 @@ describe('derived series (/<key>/series)', () => {
     expect(response.body).toEqual({ error: MESSAGES.invalidQuery, details: [detail] });
   });
 
+  it('computes an as_of series from the figures as they stood then; ETag and 304 as /data', async () => {
+    const url = '/api/covid/series?country=Peru&metrics=new_cases,total_cases';
+    const before = await t.http.get(url).set(t.auth());
+    expect(before.headers.etag).toMatch(/^"/);
+    const again = await t.http.get(url).set(t.auth()).set('If-None-Match', before.headers.etag);
+    expect(again.status).toBe(304);
+    const instant = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const peru = await t.http.get('/api/covid/data?country=Peru&from=2023-03-03').set(t.auth());
+    const written = await t.http
+      .put(`/api/covid/data/${peru.body[0].id}`)
+      .set(t.auth())
+      .send(record('2023-03-03', 'Peru', 110, 100));
+    expect(written.status).toBe(200);
+    expect((await t.http.get(url).set(t.auth())).body[2]).toEqual({
+      date: '2023-03-03',
+      country: 'Peru',
+      new_cases: 100,
+      total_cases: 110,
+    });
+    const then = await t.http.get(`${url}&as_of=${instant}`).set(t.auth());
+    expect(then.status).toBe(200);
+    expect(then.body[2]).toEqual({
+      date: '2023-03-03',
+      country: 'Peru',
+      new_cases: 5,
+      total_cases: 15,
+    });
+  });
+
   it('needs the read scope of the disease', async () => {
     expect((await t.http.get('/api/mpox/series')).status).toBe(401);
   });
