@@ -23,27 +23,25 @@ export interface SeriesStats {
   met: boolean;
 }
 
-/**
- * A series URL that no read before it used (its `limit` grows past any series' length, which
- * changes nothing of the answer): each read is computed, never answered from memory.
- */
-const fresh = (country: string, n: number) =>
-  `${SERIES_PATH}?country=${encodeURIComponent(country)}&limit=${100_000 + n}`;
+const seriesUrl = (country: string) => `${SERIES_PATH}?country=${encodeURIComponent(country)}`;
 
 /**
- * `GET /api/covid/series`: whole series of one country at a time (all metrics) and of `World`,
- * each at a steady rate, one request at a time; then every place's series as CSV, streamed.
+ * `GET /api/covid/series`: whole series of one country at a time (all metrics, the countries in
+ * turn) and of `World`, each at a steady rate, one request at a time, as a dashboard or partner
+ * reads them: through the read cache, so each answer is computed again once per CACHE_TTL_MS
+ * (those reads wait for it, up to the cache's refresh wait); then every place's series as CSV,
+ * streamed (never cached).
  */
 export async function runSeries(
   server: ServerProcess,
   { seconds = 10, readsPerSecond = 20 } = {},
 ): Promise<SeriesStats> {
   const countryReads = await pacedReads(
-    (n) => server.url + fresh(COUNTRIES[n % COUNTRIES.length], n),
+    (n) => server.url + seriesUrl(COUNTRIES[n % COUNTRIES.length]),
     AUTH,
     { seconds, readsPerSecond },
   );
-  const worldReads = await pacedReads((n) => server.url + fresh('World', n), AUTH, {
+  const worldReads = await pacedReads(() => server.url + seriesUrl('World'), AUTH, {
     seconds,
     readsPerSecond: readsPerSecond / 2,
   });

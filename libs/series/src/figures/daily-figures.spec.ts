@@ -1,4 +1,10 @@
-import { FigureDay, dailyFigures, figureOutput, smoothedAt, weeklyFigures } from './daily-figures';
+import {
+  FigureDay,
+  dailyFigures,
+  figureOutput,
+  smoothedColumn,
+  weeklyFigures,
+} from './daily-figures';
 
 const day = (date: string, newCases: number, totalCases = 0): FigureDay => ({
   date,
@@ -11,16 +17,7 @@ const day = (date: string, newCases: number, totalCases = 0): FigureDay => ({
 describe('daily figures', () => {
   it('averages the 7 calendar days ending each day, null until each of them has a record', () => {
     const days = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => day(`2023-03-0${n}`, n));
-    expect(days.map((_, i) => smoothedAt(days, i, 'new_cases'))).toEqual([
-      null,
-      null,
-      null,
-      null,
-      null,
-      null,
-      4,
-      5,
-    ]);
+    expect(smoothedColumn(days, 'new_cases')).toEqual([null, null, null, null, null, null, 4, 5]);
   });
 
   it('leaves the average null when a day of the 7 has no record (absent, not zero)', () => {
@@ -28,7 +25,7 @@ describe('daily figures', () => {
       day(`2023-03-${d}`, 7),
     );
     // 03-04 is missing: the windows ending 03-05 to 03-10 hold it; 03-11's (05..11) does not.
-    expect(days.map((_, i) => smoothedAt(days, i, 'new_cases'))).toEqual([
+    expect(smoothedColumn(days, 'new_cases')).toEqual([
       null,
       null,
       null,
@@ -44,7 +41,7 @@ describe('daily figures', () => {
 
   it('keeps negative days as published, in the averages too', () => {
     const days = [10, 10, 10, 10, 10, 10, -11].map((n, i) => day(`2023-03-0${i + 1}`, n));
-    expect(smoothedAt(days, 6, 'new_cases')).toBe(7);
+    expect(smoothedColumn(days, 'new_cases')[6]).toBe(7);
   });
 
   it('gives per-million figures over the population of each row’s year, null without one', () => {

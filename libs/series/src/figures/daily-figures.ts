@@ -1,4 +1,3 @@
-import { addDays } from '@app/common';
 import { DailyValues } from '../series.types';
 import { weekEnd } from './iso-week';
 import { Metric } from './figure-metrics';
@@ -27,20 +26,28 @@ export const SMOOTHING_DAYS = 7;
 
 const yearOf = (date: string) => Number(date.slice(0, 4));
 
+const DAY_MS = 86_400_000;
+
 /**
- * The mean of `field` over the 7 calendar days ending at `days[i]`, or null unless each of those
- * days has a record (days without one are absent, not zero). `days`: dates ascending, each once.
+ * Each day's mean of `field` over the 7 calendar days ending that day, or null unless each of
+ * those days has a record (days without one are absent, not zero). `days`: dates ascending, each
+ * once; a running sum, so that a long series costs one pass.
  */
-export function smoothedAt(
+export function smoothedColumn(
   days: FigureDay[],
-  i: number,
   field: 'new_cases' | 'new_deaths',
-): number | null {
-  const first = i - (SMOOTHING_DAYS - 1);
-  if (first < 0 || days[first].date !== addDays(days[i].date, 1 - SMOOTHING_DAYS)) return null;
+): (number | null)[] {
+  const dayNumbers = days.map((day) => Date.parse(`${day.date}T00:00:00Z`) / DAY_MS);
+  const column: (number | null)[] = [];
   let sum = 0;
-  for (let j = first; j <= i; j++) sum += days[j][field];
-  return sum / SMOOTHING_DAYS;
+  for (let i = 0; i < days.length; i++) {
+    sum += days[i][field];
+    const first = i - (SMOOTHING_DAYS - 1);
+    if (first > 0) sum -= days[first - 1][field];
+    const whole = first >= 0 && dayNumbers[i] - dayNumbers[first] === SMOOTHING_DAYS - 1;
+    column.push(whole ? sum / SMOOTHING_DAYS : null);
+  }
+  return column;
 }
 
 /** The per-million figures of a row whose counts and averages are set, with `population`. */
@@ -56,16 +63,19 @@ function withPerMillion(row: FigureRow, population: number | null): FigureRow {
 
 /** Each day (dates ascending, each once) with every figure; per million over its year's population. */
 export function dailyFigures(days: FigureDay[], populationOf: PopulationOf): FigureRow[] {
-  return days.map((day, i) =>
-    withPerMillion(
-      {
-        ...day,
-        new_cases_smoothed: smoothedAt(days, i, 'new_cases'),
-        new_deaths_smoothed: smoothedAt(days, i, 'new_deaths'),
-      } as FigureRow,
-      populationOf(yearOf(day.date)),
-    ),
-  );
+  const cases = smoothedColumn(days, 'new_cases');
+  const deaths = smoothedColumn(days, 'new_deaths');
+  let year = NaN;
+  let population: number | null = null;
+  return days.map((day, i) => {
+    // One lookup per year, not per day.
+    if (yearOf(day.date) !== year) {
+      year = yearOf(day.date);
+      population = populationOf(year);
+    }
+    const row = { ...day, new_cases_smoothed: cases[i], new_deaths_smoothed: deaths[i] };
+    return withPerMillion(row as FigureRow, population);
+  });
 }
 
 /**
