@@ -26,17 +26,14 @@ describe('scheduled sync of a population table (SYNC_SOURCES=population=<url>)',
   });
 
   it('loads the table like the other sources, and the per-million figures use it at once', async () => {
-    const written = await t.http
-      .post('/api/covid/data')
-      .set(t.auth())
-      .send({
-        date: '2024-01-01',
-        country: 'France',
-        total_cases: 10,
-        new_cases: 10,
-        total_deaths: 0,
-        new_deaths: 0,
-      });
+    const written = await t.http.post('/api/covid/data').set(t.auth()).send({
+      date: '2024-01-01',
+      country: 'France',
+      total_cases: 10,
+      new_cases: 10,
+      total_deaths: 0,
+      new_deaths: 0,
+    });
     expect(written.status).toBe(201);
     // Read (and cached) before the table is there: no population yet.
     const before = await t.http.get('/api/covid/public/country/France/weekly');
