@@ -328,6 +328,11 @@ const segment: fc.Arbitrary<string> = fc.oneof(
 
 const QUERY_KEYS = [
   'country',
+  'metrics',
+  'period',
+  'metric',
+  'week',
+  'date',
   'from',
   'to',
   'limit',
@@ -413,6 +418,12 @@ const READ_PATHS = [
   '/api/stats/summary',
   '/api/health',
   '/api/covid/public/country/fuzzland',
+  '/api/covid/series',
+  '/api/mpox/series',
+  '/api/covid/public/map',
+  '/api/mpox/public/weekly',
+  '/api/population',
+  '/api/regions',
   '/api/nowhere',
   '/api',
 ];
