@@ -205,6 +205,8 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
     await page.locator('#map-date').fill(day(7));
     await page.locator('#map-form button[type="submit"]').click();
     await page.waitForSelector('#map-svg[data-drawn^="covid:total_cases:week"]');
+    // The choices are in the URL: the map can be shared.
+    expect(page.url()).toBe(url(`map/covid/total_cases/week/${day(7)}`, 'en'));
     const week = await mapAnswer({ metric: 'total_cases', week: day(7) });
     expect(week.period).toBe('week');
     expect(await page.locator('#map-heading').innerText()).toBe(
@@ -221,10 +223,16 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
     expect(await page.locator('#map-heading').innerText()).toBe(
       'COVID-19 — Total cases — Data of 8 Mar 2023',
     );
+    // A shared link draws what it names.
+    await page.goto(url(`map/covid/new_deaths/day/${day(3)}`, 'en'));
+    await page.waitForSelector(`#map-svg[data-drawn="covid:new_deaths:day:${day(3)}"]`);
+    expect(await page.locator('#map-metric').inputValue()).toBe('new_deaths');
+    expect(await page.locator('#map-date').inputValue()).toBe(day(3));
     await page.locator('#map-disease').selectOption('mpox');
+    await page.locator('#map-metric').selectOption('total_cases');
     await page.locator('#map-form button[type="submit"]').click();
     await page.waitForSelector('#map-svg[data-drawn^="mpox:"]');
-    // MPOX was written for the first 20 countries only: they alone are coloured.
+    // MPOX was written for 20 countries only: they alone are coloured.
     const coloured = (await fills(page)).filter(([, fill]) => fill !== NO_DATA_COLOUR);
     expect(coloured).toHaveLength(20);
     await expectCleanText(page);
