@@ -7,6 +7,7 @@ import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { ValidationPipe } from './common/validation.pipe';
 import { CovidModule } from './covid/covid.module';
+import { FiguresModule } from './figures/figures.module';
 import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -30,6 +31,7 @@ export class AppModule {
         CovidModule,
         MpoxModule,
         StatsModule,
+        FiguresModule,
         SyncModule,
         HealthModule,
       ],

@@ -1,6 +1,8 @@
 import { ConfigValidationError } from './env.validation';
 
-export type SyncDataset = 'covid' | 'mpox';
+/** A disease's records, or the population table (`import population`). */
+export type SyncDataset = 'covid' | 'mpox' | 'population';
+const SYNC_DATASETS: readonly string[] = ['covid', 'mpox', 'population'];
 
 export interface SyncSource {
   dataset: SyncDataset;
@@ -22,10 +24,10 @@ const MAX_SYNC_INTERVAL_MS = 30 * UNITS.d;
 export const DEFAULT_SYNC_INTERVAL = '6h';
 
 /** An entry starts at a data set's name: commas inside a URL's query stay part of it. */
-const ENTRY_START = /,\s*(?=(?:covid|mpox)\s*=)/i;
+const ENTRY_START = /,\s*(?=(?:covid|mpox|population)\s*=)/i;
 
 /**
- * `covid=https://...,mpox=https://...` (a data set may have several URLs, synced in the order
+ * `covid=https://...,mpox=https://...,population=https://...` (a data set may have several URLs, synced in the order
  * given) and `30s`..`30d`. Throws ConfigValidationError naming every problem.
  */
 export function parseSyncConfig(
@@ -55,15 +57,17 @@ export function parseSyncConfig(
       const equals = entry.indexOf('=');
       const dataset = entry.slice(0, Math.max(equals, 0)).trim().toLowerCase();
       const url = entry.slice(equals + 1).trim();
-      if (dataset !== 'covid' && dataset !== 'mpox') {
-        problems.push(`SYNC_SOURCES: entry ${index + 1} is not "covid=<url>" or "mpox=<url>"`);
+      if (!SYNC_DATASETS.includes(dataset)) {
+        problems.push(
+          `SYNC_SOURCES: entry ${index + 1} is not "covid=<url>", "mpox=<url>" or "population=<url>"`,
+        );
       } else if (!isHttpUrl(url)) {
         problems.push(`SYNC_SOURCES: the ${dataset} URL must be an http:// or https:// URL`);
       } else if (seen.has(`${dataset} ${url}`)) {
         problems.push(`SYNC_SOURCES: ${dataset}=${url} is listed twice`);
       } else {
         seen.add(`${dataset} ${url}`);
-        parsed.push({ dataset, url });
+        parsed.push({ dataset: dataset as SyncDataset, url });
       }
     });
   if (problems.length) throw new ConfigValidationError(problems);

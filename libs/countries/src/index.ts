@@ -1,2 +1,3 @@
 export * from './country-aliases';
 export * from './country-directory';
+export * from './regions';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { SourceRepository } from '@app/database';
+import { PopulationRepository, SourceRepository } from '@app/database';
+import { PopulationImportService } from './population-import.service';
 import { FileImportService } from './file-import.service';
 import { ImportService } from './import.service';
 import { UrlImportService } from './url-import.service';
@@ -9,7 +10,21 @@ import { UrlImportService } from './url-import.service';
  * API's scheduled sync. Needs the configuration and a database connection from its importer.
  */
 @Module({
-  providers: [ImportService, FileImportService, UrlImportService, SourceRepository],
-  exports: [ImportService, FileImportService, UrlImportService, SourceRepository],
+  providers: [
+    ImportService,
+    FileImportService,
+    UrlImportService,
+    SourceRepository,
+    PopulationRepository,
+    PopulationImportService,
+  ],
+  exports: [
+    ImportService,
+    FileImportService,
+    UrlImportService,
+    SourceRepository,
+    PopulationRepository,
+    PopulationImportService,
+  ],
 })
 export class ImporterModule {}

@@ -9,3 +9,5 @@ export * from './importer.module';
 export * from './source-download';
 export * from './sources-report';
 export * from './url-import.service';
+export * from './population-import.service';
+export * from './population-rows';

@@ -1,5 +1,5 @@
 import { countryKey } from '@app/common';
-import { RecordValues, SeriesRecord } from './series.types';
+import { DailyValues, RecordValues, SeriesRecord } from './series.types';
 
 export type Row = Record<string, unknown>;
 
@@ -18,6 +18,17 @@ export function recordValuesOf(row: Row): RecordValues {
 /** Database rows to API records, keys in the API's order. */
 export function toRecord(row: Row): SeriesRecord {
   return { id: Number(row.id), ...recordValuesOf(row) };
+}
+
+/** A row's day of figures (a record's, or sums over countries). */
+export function toDaily(row: Row): DailyValues {
+  return {
+    date: String(row.date),
+    new_cases: Number(row.new_cases),
+    new_deaths: Number(row.new_deaths),
+    total_cases: Number(row.total_cases),
+    total_deaths: Number(row.total_deaths),
+  };
 }
 
 /** Country keys per `IN (...)` list. */

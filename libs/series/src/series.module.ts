@@ -1,7 +1,7 @@
 import { DynamicModule, Inject, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { DEFAULT_POOL_SIZE } from '@app/database';
+import { DEFAULT_POOL_SIZE, PopulationRepository } from '@app/database';
 import { ConcurrencyLimit } from './concurrency-limit';
 import { READ_CACHE_COUNTS, ReadCache, ReadCacheCounters } from './read-cache';
 import { RecordChangeModule } from './record-change.module';
@@ -55,6 +55,7 @@ export class SeriesModule {
             );
             // Writes of other instances (REDIS_URL): their records show at once here too.
             changes.onChange(definition.key, () => cache.invalidate());
+            const population = new PopulationRepository(dataSource);
             return new SeriesService(
               definition,
               // Every database call answers within twice DB_TIMEOUT_MS, or fails as a 503.
@@ -63,6 +64,7 @@ export class SeriesModule {
                 cache,
                 written: () => changes.announce(definition.key),
                 listPages: new ConcurrencyLimit(listPageQueries(config)),
+                population: () => population.all(),
               },
             );
           },

@@ -14,6 +14,7 @@ import {
   Row,
   UpsertCounts,
   recordValuesOf,
+  toDaily,
   toRecord,
   upsertParams,
   valuesKey,
@@ -34,21 +35,12 @@ import { countryKey } from '@app/common';
 import { ListCursor } from './list-cursor';
 import { LOAD_ASIDE_MIN, SqliteLoadAside } from './load-aside';
 import { canonicalCountryName } from '@app/countries';
+import { FiguresRepository } from './figures/figures.repository';
 
 /** Rows per INSERT statement (7 parameters each: within both drivers' limits). */
 const UPSERT_CHUNK = 1000;
 
 const COLUMNS = 'id, date, country, total_cases, new_cases, total_deaths, new_deaths';
-
-function toDaily(row: Row): DailyValues {
-  return {
-    date: String(row.date),
-    new_cases: Number(row.new_cases),
-    new_deaths: Number(row.new_deaths),
-    total_cases: Number(row.total_cases),
-    total_deaths: Number(row.total_deaths),
-  };
-}
 
 /** By `date` then `id`: `desc`, newest first (the API's lists), or `asc` (the CLI's export). */
 export type ListOrder = 'asc' | 'desc';
@@ -70,6 +62,8 @@ export class SeriesRepository {
   readonly revisions: RevisionRepository;
   /** SQLite: a large load, without holding the only writer all along. */
   private readonly loadAside?: SqliteLoadAside;
+  /** The reads of the derived series (`/series`, the map), on the same records. */
+  readonly figures: FiguresRepository;
 
   /**
    * @param deadlineMs longest wait for one database call before it fails as "database
@@ -83,6 +77,10 @@ export class SeriesRepository {
     this.records = dataSource.getRepository(definition.entity);
     this.table = this.records.metadata.tableName;
     this.revisions = new RevisionRepository(dataSource, definition, deadlineMs);
+    this.figures = new FiguresRepository(
+      (sql, params) => this.rows(sql, params),
+      (asOf) => this.source(asOf),
+    );
     if (dataSource.options.type !== 'mysql') {
       this.loadAside = new SqliteLoadAside(
         dataSource,

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ApiError, MESSAGES, addDays, parseInstant, problemMessage } from '@app/common';
-import { countryLookupKey, resolveCountry } from '@app/countries';
+import { WORLD, countryLookupKey, regionNamed, resolveCountry } from '@app/countries';
+import { PopulationRow } from '@app/database';
 import { DatabaseDeadlineError, isUniqueViolation } from '@app/database';
 import { ConcurrencyLimit } from './concurrency-limit';
 import { checkAsOf, parseAsOf } from './history/as-of';
@@ -16,6 +17,7 @@ import { ListColumns, ListFormat, listChunks, listText } from './list-format';
 import { CachedValue, ReadCache } from './read-cache';
 import { SeriesRepository } from './series.repository';
 import { weeklyHistory } from './weekly-history';
+import { FigureBody, FigureQuery, MapQuery, SeriesFigures } from './figures/series-figures';
 import {
   ChangeOrigin,
   CountryListItem,
@@ -91,6 +93,8 @@ export interface SeriesServiceOptions {
    * requests and the health probe still get a connection. Extra pages wait their turn.
    */
   listPages?: ConcurrencyLimit;
+  /** The population table's rows (per-million figures); none when absent. */
+  population?: () => Promise<PopulationRow[]>;
 }
 
 /**
@@ -103,6 +107,8 @@ export class SeriesService {
   private readonly written: () => void;
   private readonly listPages: ConcurrencyLimit;
   private readonly logger: Logger;
+  /** The derived series: `/series`, the public map, the weekly answers' figures. */
+  readonly figures: SeriesFigures;
 
   constructor(
     readonly definition: SeriesDefinition,
@@ -113,6 +119,12 @@ export class SeriesService {
     this.written = options.written ?? (() => undefined);
     this.listPages = options.listPages ?? new ConcurrencyLimit(Infinity);
     this.logger = new Logger(`Records:${definition.key}`);
+    this.figures = new SeriesFigures(
+      repository.figures,
+      options.population ?? (() => Promise.resolve([])),
+      this.cache,
+      this.listPages,
+    );
   }
 
   /** No record at all (a new installation). */
@@ -231,15 +243,36 @@ export class SeriesService {
     return this.cache.getCached(`json:weekly:${key}`, async () => {
       const { country: name, days } = await this.repository.daily(key);
       if (name === null) throw ApiError.notFound(MESSAGES.countryNotFound);
-      return JSON.stringify(weeklyHistory(name, days));
+      const table = await this.figures.population();
+      const iso3 = resolveCountry(name)?.iso3 ?? null;
+      return JSON.stringify(weeklyHistory(name, days, this.figures.populationOf(table, { iso3 })));
     });
   }
 
   /** The world's weekly history: each day's sums over the countries with a record that day. */
   worldWeeklyJson(): Promise<CachedValue<string>> {
-    return this.cache.getCached('json:weekly-world', async () =>
-      JSON.stringify(weeklyHistory(null, await this.repository.dailyWorld())),
-    );
+    return this.cache.getCached('json:weekly-world', async () => {
+      const days = await this.repository.dailyWorld();
+      const table = await this.figures.population();
+      const populationOf = this.figures.populationOf(table, { region: regionNamed(WORLD) });
+      return JSON.stringify(weeklyHistory(null, days, populationOf));
+    });
+  }
+
+  /**
+   * `/series` (see `SeriesFigures.series`): as of an instant when `as_of` is given, under the
+   * same rules as the lists (a 400 naming it before the kept history, or in the future).
+   */
+  async series(query: FigureQuery & { as_of?: string }, format: ListFormat): Promise<FigureBody> {
+    const asOf = query.as_of === undefined ? undefined : asOfInstant(query.as_of);
+    if (asOf !== undefined) await this.checkKept(asOf);
+    const { as_of: _asOf, ...rest } = query;
+    return this.figures.series(rest, format, asOf);
+  }
+
+  /** The public map (see `SeriesFigures.mapJson`). */
+  mapJson(query: MapQuery): Promise<CachedValue<string>> {
+    return this.figures.mapJson(query);
   }
 
   /**

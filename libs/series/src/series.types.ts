@@ -128,6 +128,15 @@ export interface WeeklyHistory {
   new_deaths: number[];
   total_cases: number[];
   total_deaths: number[];
+  /** The population the per-million figures used (that of the last week's year); null if none. */
+  population: number | null;
+  new_cases_per_million: (number | null)[];
+  new_deaths_per_million: (number | null)[];
+  total_cases_per_million: (number | null)[];
+  total_deaths_per_million: (number | null)[];
+  /** Our World in Data's 7-day average of the week's last day with a record. */
+  new_cases_smoothed: (number | null)[];
+  new_deaths_smoothed: (number | null)[];
 }
 
 /**

@@ -1,41 +1,38 @@
-import { addDays } from '@app/common';
 import { DailyValues, WeeklyHistory } from './series.types';
+import { PopulationOf, dailyFigures, weeklyFigures } from './figures/daily-figures';
+import { roundFigure } from './figures/figure-rounding';
 
-/** The Sunday that ends the ISO week (Monday to Sunday) of a `YYYY-MM-DD` date. */
-export function weekEnd(date: string): string {
-  const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
-  return addDays(date, (7 - weekday) % 7);
-}
+export { weekEnd } from './figures/iso-week';
 
 /**
  * Daily values (oldest first) to weekly columns: new cases and deaths summed over the week, totals
- * of the week's last day with records. Weeks without any record are left out, not filled.
+ * of the week's last day with records. Weeks without any record are left out, not filled. With
+ * the derived figures of `weeklyFigures` (per million over `populationOf`, 7-day averages of the
+ * week's last day with a record), rounded to 3 decimals; `population`: the one the last week used.
  */
-export function weeklyHistory(country: string | null, daily: DailyValues[]): WeeklyHistory {
-  const history: WeeklyHistory = {
+export function weeklyHistory(
+  country: string | null,
+  daily: DailyValues[],
+  populationOf: PopulationOf = () => null,
+): WeeklyHistory {
+  const weeks = weeklyFigures(dailyFigures(daily, populationOf), populationOf);
+  const column = (metric: keyof (typeof weeks)[number]) =>
+    weeks.map((week) => roundFigure(week[metric] as number | null));
+  const last = daily[daily.length - 1];
+  return {
     country,
-    weeks: [],
-    days: [],
-    new_cases: [],
-    new_deaths: [],
-    total_cases: [],
-    total_deaths: [],
+    weeks: weeks.map((week) => week.date),
+    days: weeks.map((week) => week.days ?? 0),
+    new_cases: weeks.map((week) => week.new_cases),
+    new_deaths: weeks.map((week) => week.new_deaths),
+    total_cases: weeks.map((week) => week.total_cases),
+    total_deaths: weeks.map((week) => week.total_deaths),
+    population: last ? populationOf(Number(last.date.slice(0, 4))) : null,
+    new_cases_per_million: column('new_cases_per_million'),
+    new_deaths_per_million: column('new_deaths_per_million'),
+    total_cases_per_million: column('total_cases_per_million'),
+    total_deaths_per_million: column('total_deaths_per_million'),
+    new_cases_smoothed: column('new_cases_smoothed'),
+    new_deaths_smoothed: column('new_deaths_smoothed'),
   };
-  for (const day of daily) {
-    const week = weekEnd(day.date);
-    let last = history.weeks.length - 1;
-    if (history.weeks[last] !== week) {
-      history.weeks.push(week);
-      history.days.push(0);
-      history.new_cases.push(0);
-      history.new_deaths.push(0);
-      last++;
-    }
-    history.days[last]++;
-    history.new_cases[last] += day.new_cases;
-    history.new_deaths[last] += day.new_deaths;
-    history.total_cases[last] = day.total_cases;
-    history.total_deaths[last] = day.total_deaths;
-  }
-  return history;
 }

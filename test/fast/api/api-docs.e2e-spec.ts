@@ -246,7 +246,7 @@ describe('OpenAPI document (/api/docs-json)', () => {
       ['/api/covid/public/totals', 'public'],
       ['/api/mpox/public/summary', 'public'],
       ...['covid', 'mpox'].flatMap((key) =>
-        ['weekly', 'country/{country}/weekly', 'countries'].map((route) => [
+        ['weekly', 'country/{country}/weekly', 'map', 'countries'].map((route) => [
           `/api/${key}/public/${route}`,
           'public',
         ]),
@@ -262,6 +262,10 @@ describe('OpenAPI document (/api/docs-json)', () => {
       ['/api/mpox/data/{id}/history', 'private'],
       ['/api/covid/changes', 'private'],
       ['/api/mpox/changes', 'private'],
+      ['/api/covid/series', 'private'],
+      ['/api/mpox/series', 'private'],
+      ['/api/population', 'public'],
+      ['/api/regions', 'public'],
     ];
     for (const [path, scope] of cached) {
       const op = doc.paths[path].get;

@@ -14,6 +14,11 @@ describe('public weekly history (/<key>/public/weekly, country/:country/weekly, 
   let t: TestApp;
   beforeAll(async () => {
     t = await bootTestApp();
+    // Per million: Chile's 2020 population (the nearest year to 2023), Peru's.
+    await t.dataSource.query(
+      `INSERT INTO population (iso3, year, country, population, source) VALUES
+       ('CHL', 2020, 'Chile', 1000000, 'test'), ('PER', 2020, 'Peru', 3000000, 'test')`,
+    );
     // 2023-03-05 is a Sunday: weeks end on 03-05, 03-12 and 03-19 (none from 03-13 to 03-19).
     const covid = [
       record('2023-03-04', 'Chile', 100, 10),
@@ -26,10 +31,14 @@ describe('public weekly history (/<key>/public/weekly, country/:country/weekly, 
     ];
     const written = await t.http.post('/api/covid/data/bulk').set(t.auth()).send(covid);
     expect(written.status).toBe(200);
+    // Bolivia: 7 days in a row, so its last day has a 7-day average; no population.
+    const bolivia = Array.from({ length: 7 }, (_, i) =>
+      record(`2023-03-${String(6 + i).padStart(2, '0')}`, 'Bolivia', 70 * (i + 1), 70),
+    );
     const mpox = await t.http
       .post('/api/mpox/data/bulk')
       .set(t.auth())
-      .send([record('2023-03-07', 'Chile', 10, 10)]);
+      .send([record('2023-03-07', 'Chile', 10, 10), ...bolivia]);
     expect(mpox.status).toBe(200);
   });
   afterAll(() => t.close());
@@ -46,6 +55,14 @@ describe('public weekly history (/<key>/public/weekly, country/:country/weekly, 
       new_deaths: [3, 7, 5],
       total_cases: [120, 190, 240],
       total_deaths: [12, 19, 24],
+      population: 1000000,
+      new_cases_per_million: [30, 70, 50],
+      new_deaths_per_million: [3, 7, 5],
+      total_cases_per_million: [120, 190, 240],
+      total_deaths_per_million: [12, 19, 24],
+      // No 7 calendar days in a row with records.
+      new_cases_smoothed: [null, null, null],
+      new_deaths_smoothed: [null, null, null],
     });
   });
 
@@ -60,6 +77,14 @@ describe('public weekly history (/<key>/public/weekly, country/:country/weekly, 
       new_deaths: [13, 27, 5],
       total_cases: [1120, 190, 240],
       total_deaths: [112, 19, 24],
+      // The world's population: the sum over the countries of the table (1 + 3 million).
+      population: 4000000,
+      new_cases_per_million: [32.5, 67.5, 12.5],
+      new_deaths_per_million: [3.25, 6.75, 1.25],
+      total_cases_per_million: [280, 47.5, 60],
+      total_deaths_per_million: [28, 4.75, 6],
+      new_cases_smoothed: [null, null, null],
+      new_deaths_smoothed: [null, null, null],
     });
   });
 
@@ -72,8 +97,26 @@ describe('public weekly history (/<key>/public/weekly, country/:country/weekly, 
       new_deaths: [1],
       total_cases: [10],
       total_deaths: [1],
+      population: 1000000,
+      new_cases_per_million: [10],
+      new_deaths_per_million: [1],
+      total_cases_per_million: [10],
+      total_deaths_per_million: [1],
+      new_cases_smoothed: [null],
+      new_deaths_smoothed: [null],
+    });
+    // The 7-day average of the week's last day: (7 x 70) / 7; per million: no population.
+    const bolivia = (await t.http.get('/api/mpox/public/country/Bolivia/weekly')).body;
+    expect(bolivia).toMatchObject({
+      weeks: ['2023-03-12'],
+      new_cases: [490],
+      new_cases_smoothed: [70],
+      new_deaths_smoothed: [7],
+      population: null,
+      new_cases_per_million: [null],
     });
     expect((await t.http.get('/api/mpox/public/countries')).body).toEqual([
+      { country: 'Bolivia', date: '2023-03-12', total_cases: 490, total_deaths: 49 },
       { country: 'Chile', date: '2023-03-07', total_cases: 10, total_deaths: 1 },
     ]);
   });
@@ -119,6 +162,13 @@ describe('public weekly history (/<key>/public/weekly, country/:country/weekly, 
         new_deaths: [],
         total_cases: [],
         total_deaths: [],
+        population: null,
+        new_cases_per_million: [],
+        new_deaths_per_million: [],
+        total_cases_per_million: [],
+        total_deaths_per_million: [],
+        new_cases_smoothed: [],
+        new_deaths_smoothed: [],
       });
       expect((await empty.http.get('/api/mpox/public/countries')).body).toEqual([]);
     } finally {

@@ -6,6 +6,7 @@ import { CovidCatalogController } from './covid-catalog.controller';
 import { CovidDataController } from './covid-data.controller';
 import { CovidHistoryController } from './covid-history.controller';
 import { CovidPublicController } from './covid-public.controller';
+import { CovidSeriesController } from './covid-series.controller';
 
 const covidSeries = SeriesModule.forSeries(COVID_SERIES);
 
@@ -17,6 +18,7 @@ const covidSeries = SeriesModule.forSeries(COVID_SERIES);
     CovidDataController,
     CovidCatalogController,
     CovidChangesController,
+    CovidSeriesController,
   ],
   exports: [covidSeries],
 })

@@ -6,6 +6,7 @@ import { MpoxCatalogController } from './mpox-catalog.controller';
 import { MpoxDataController } from './mpox-data.controller';
 import { MpoxHistoryController } from './mpox-history.controller';
 import { MpoxPublicController } from './mpox-public.controller';
+import { MpoxSeriesController } from './mpox-series.controller';
 
 const mpoxSeries = SeriesModule.forSeries(MPOX_SERIES);
 
@@ -17,6 +18,7 @@ const mpoxSeries = SeriesModule.forSeries(MPOX_SERIES);
     MpoxDataController,
     MpoxCatalogController,
     MpoxChangesController,
+    MpoxSeriesController,
   ],
   exports: [mpoxSeries],
 })

@@ -14,7 +14,6 @@ import {
 } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { Readable } from 'node:stream';
 import { MESSAGES, todayUtc } from '@app/common';
 import {
   CachedValue,
@@ -44,10 +43,8 @@ import { WriteOrigin } from '../auth/write-origin.decorator';
 import { BulkRecordsPipe } from './bulk-records.pipe';
 import { ListQueryDto } from './dto/list-query.dto';
 import { RecordBodyDto } from './dto/record-body.dto';
-import { CLIENT_TIMEOUTS } from '../client-timeouts';
 import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
-import { LIST_CONTENT_TYPES } from '../list-format/list-format-negotiation';
-import { setListHeaders, setNextLink } from '../list-format/list-reply';
+import { listReply } from '../list-format/list-reply';
 import { RecordResponse, RevisionResponse } from './series.responses';
 
 /**
@@ -83,18 +80,9 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       @Res({ passthrough: true }) reply: FastifyReply,
     ): Promise<CachedValue<string> | string | StreamableFile> {
       const body = await this.series.list(query, format);
-      setListHeaders(reply, format, { filename: `${definition.key}-${todayUtc()}` });
-      if (body.next !== undefined) setNextLink(reply, request.url, query, body.next);
-      if (body.kind === 'cached') return body.answer;
-      if (body.kind === 'text') return body.text;
-      // A client that stops reading would hold the stream (and a page) for ever: its connection
-      // is closed once nothing moved for a while. Only here: a socket timeout on every
-      // connection slows the cached routes measurably (bench:compare).
-      request.raw.socket.setTimeout(CLIENT_TIMEOUTS.idleMs);
-      // One page read ahead, not Readable.from's default of 16: a client
-      // that stops reading holds that much, and the socket's idle timeout then closes it.
-      return new StreamableFile(Readable.from(body.chunks, { highWaterMark: 1 }), {
-        type: LIST_CONTENT_TYPES[format],
+      return listReply(body, format, request, reply, {
+        query: { ...query },
+        filename: `${definition.key}-${todayUtc()}`,
       });
     }
 

@@ -1,4 +1,4 @@
-import { Get, Header, Param, Res, Type } from '@nestjs/common';
+import { Get, Header, Param, Query, Res, Type } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { MESSAGES } from '@app/common';
@@ -15,10 +15,12 @@ import { JSON_TYPE } from '../common/json-content-type';
 import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
 import { setListHeaders } from '../list-format/list-reply';
 import { CountryLatestResponse, WeeklyHistoryResponse } from './series.responses';
+import { MapQueryDto } from './dto/map-query.dto';
+import { MapResponse } from './figures.responses';
 
 /**
  * The public history routes of one disease (what the dashboard's charts and country picker read),
- * `weekly`, `country/:country/weekly` and `countries` under the `<key>/public` prefix its
+ * `weekly`, `country/:country/weekly`, `map` and `countries` under the `<key>/public` prefix its
  * controller declares (`CovidHistoryController`, `MpoxHistoryController`, with `@Public()` and
  * `@CachedResponse('public')`): COVID and MPOX share these handlers. Daily records stay behind a
  * token.
@@ -59,6 +61,24 @@ export function SeriesHistoryController(definition: SeriesDefinition): Type<obje
     @ApiNotFound(MESSAGES.countryNotFound)
     country(@Param() { country }: CountryParamDto): Promise<CachedValue<string>> {
       return this.series.weeklyJson(country);
+    }
+
+    @Get('map')
+    @Header('Content-Type', JSON_TYPE)
+    @ApiOperation({
+      summary: `Every country's value of one ${definition.label} metric on a date or over a week (the map)`,
+      description:
+        'Countries with a record that day (`date`) or ISO week (`week`: any date of it; ' +
+        '`period=week` figures, dated by its Sunday); without either, the latest date with a ' +
+        'record. Places that are not countries are left out. Metrics as `/series` (docs/figures.md).',
+    })
+    @ApiOkResponse({ description: 'The values, countries by name', type: MapResponse })
+    @ApiBadRequest('Unknown metric, malformed date, or both date and week', {
+      error: MESSAGES.invalidQuery,
+      details: ['week : ne peut pas être combiné avec date'],
+    })
+    map(@Query() query: MapQueryDto): Promise<CachedValue<string>> {
+      return this.series.mapJson(query);
     }
 
     @Get('countries')

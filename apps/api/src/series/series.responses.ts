@@ -1,5 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 
+/** An array of figures rounded to 3 decimals, null where one cannot be computed. */
+const NULLABLE_NUMBERS = { type: 'array', items: { type: 'number', nullable: true } } as const;
+
 export class RecordResponse {
   @ApiProperty({ example: 71285, type: 'integer' }) id: number;
   @ApiProperty({ example: '2021-03-15', format: 'date' }) date: string;
@@ -121,6 +124,53 @@ export class WeeklyHistoryResponse {
   total_cases: number[];
   @ApiProperty({ example: [167643, 168499, 169002], type: [Number] })
   total_deaths: number[];
+  @ApiProperty({
+    example: 83783945,
+    type: 'integer',
+    nullable: true,
+    description:
+      "The population the per-million figures used (the last week's year, else the nearest year " +
+      'in the population table; the world: the sum over its countries); null without one',
+  })
+  population: number | null;
+  @ApiProperty({
+    ...NULLABLE_NUMBERS,
+    example: [764.253, 540.573, 346.372],
+    description: "The week's sum per million people",
+  })
+  new_cases_per_million: (number | null)[];
+  @ApiProperty({
+    ...NULLABLE_NUMBERS,
+    example: [12.21, 10.217, 6.004],
+    description: "The week's sum per million people",
+  })
+  new_deaths_per_million: (number | null)[];
+  @ApiProperty({
+    ...NULLABLE_NUMBERS,
+    example: [455357.48, 455898.07, 456244.44],
+    description: 'total_cases per million people',
+  })
+  total_cases_per_million: (number | null)[];
+  @ApiProperty({
+    ...NULLABLE_NUMBERS,
+    example: [2000.907, 2011.124, 2017.128],
+    description: 'total_deaths per million people',
+  })
+  total_deaths_per_million: (number | null)[];
+  @ApiProperty({
+    ...NULLABLE_NUMBERS,
+    example: [9147.429, 6470.143, null],
+    description:
+      "Our World in Data's 7-day average (the 7 calendar days ending then) of the week's last day " +
+      'with a record; null unless each of those 7 days has a record',
+  })
+  new_cases_smoothed: (number | null)[];
+  @ApiProperty({
+    ...NULLABLE_NUMBERS,
+    example: [146.143, 122.286, null],
+    description: 'As new_cases_smoothed',
+  })
+  new_deaths_smoothed: (number | null)[];
 }
 
 export class CountryLatestResponse {

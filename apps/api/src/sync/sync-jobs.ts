@@ -1,6 +1,11 @@
 import { describeError } from '@app/common';
 import { SyncSource } from '@app/config';
-import { DEFAULT_DOWNLOAD, QUIET_PROGRESS, UrlImportService } from '@app/importer';
+import {
+  DEFAULT_DOWNLOAD,
+  PopulationImportService,
+  QUIET_PROGRESS,
+  UrlImportService,
+} from '@app/importer';
 import { COVID_SERIES, MPOX_SERIES } from '@app/series';
 
 /** How one source's import went in a sync run (its `sources` row holds the details). */
@@ -18,12 +23,18 @@ export interface SourceRun {
 const SERIES = { covid: COVID_SERIES, mpox: MPOX_SERIES };
 
 /**
- * Imports each source in turn, exactly as `import <dataset> <url>` does (conditional download,
+ * Imports each source in turn, exactly as `import <dataset> <url>` does (`population`: `import population <url>`) (conditional download,
  * whole-file checks, the `sources` row written after every attempt). One failing source does not
  * stop the others; once `signal` is aborted, the import under way stops and writes nothing.
  */
+/** The importers a sync runs: the records' and the population table's. */
+export interface SyncImporters {
+  records: UrlImportService;
+  population: PopulationImportService;
+}
+
 export async function runSources(
-  importer: UrlImportService,
+  importers: SyncImporters,
   sources: SyncSource[],
   signal: AbortSignal,
 ): Promise<SourceRun[]> {
@@ -31,7 +42,22 @@ export async function runSources(
   for (const { dataset, url } of sources) {
     if (signal.aborted) break;
     try {
-      const result = await importer.run(
+      if (dataset === 'population') {
+        const result = await importers.population.run(url, DEFAULT_DOWNLOAD, signal);
+        runs.push(
+          result.kind === 'unchanged'
+            ? { dataset, url, outcome: 'unchanged', read: 0, written: 0 }
+            : {
+                dataset,
+                url,
+                outcome: 'updated',
+                read: result.summary.rowsRead,
+                written: result.summary.inserted + result.summary.updated,
+              },
+        );
+        continue;
+      }
+      const result = await importers.records.run(
         SERIES[dataset],
         url,
         DEFAULT_DOWNLOAD,

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { AppConfig, InjectConfig, SyncSource } from '@app/config';
-import { UrlImportService } from '@app/importer';
+import { PopulationImportService, UrlImportService } from '@app/importer';
 import { SourceRun, runSources } from './sync-jobs';
 import { STOP_SYNC, SyncWorkerInput, SyncWorkerOutput } from './sync-worker.protocol';
 
@@ -20,6 +20,7 @@ const WORKER_FILE = join(__dirname, 'sync.worker.js');
 export class SyncRunner {
   constructor(
     private readonly importer: UrlImportService,
+    private readonly population: PopulationImportService,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -28,7 +29,8 @@ export class SyncRunner {
   }
 
   run(sources: SyncSource[], signal: AbortSignal): Promise<SourceRun[]> {
-    if (!this.inWorker) return runSources(this.importer, sources, signal);
+    if (!this.inWorker)
+      return runSources({ records: this.importer, population: this.population }, sources, signal);
     return new Promise((resolve, reject) => {
       const input: SyncWorkerInput = { config: this.config, sources };
       const worker = new Worker(WORKER_FILE, { workerData: input });

@@ -151,7 +151,12 @@ export class SyncService implements OnApplicationBootstrap, OnApplicationShutdow
     }
     // Counted from what the worker reported: its imports ran on a connection of its own.
     this.metrics.recordSync(runs, Date.now());
-    const written = new Set(runs.filter((r) => r.outcome !== 'unchanged').map((r) => r.dataset));
+    // A population table changes both diseases' per-million figures.
+    const written = new Set(
+      runs
+        .filter((r) => r.outcome !== 'unchanged')
+        .flatMap((r) => (r.dataset === 'population' ? ['covid', 'mpox'] : [r.dataset])),
+    );
     written.forEach((dataset) => this.changes.written(dataset));
     for (const run of runs) {
       const line = `sync ${run.dataset} ${run.url}: ${run.outcome}, ${run.written} record(s) written${run.error ? `: ${run.error}` : ''}`;

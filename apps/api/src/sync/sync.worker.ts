@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { parentPort, workerData } from 'node:worker_threads';
 import { NestFactory } from '@nestjs/core';
 import { describeError } from '@app/common';
-import { UrlImportService } from '@app/importer';
+import { PopulationImportService, UrlImportService } from '@app/importer';
 import { runSources } from './sync-jobs';
 import { SyncWorkerModule } from './sync-worker.module';
 import { STOP_SYNC, SyncWorkerInput, SyncWorkerOutput } from './sync-worker.protocol';
@@ -25,7 +25,14 @@ async function main(): Promise<void> {
     });
     try {
       output = {
-        runs: await runSources(context.get(UrlImportService), sources, controller.signal),
+        runs: await runSources(
+          {
+            records: context.get(UrlImportService),
+            population: context.get(PopulationImportService),
+          },
+          sources,
+          controller.signal,
+        ),
       };
     } finally {
       await context.close();

@@ -9,6 +9,9 @@ import {
   FillKind,
   FileImportService,
   ImportSummary,
+  POPULATION_DATASET,
+  PopulationImportService,
+  PopulationImport,
   SKIP_REASONS,
   UrlImportService,
   isUrl,
@@ -83,13 +86,53 @@ function reportImport(summary: ImportSummary, seconds: number): void {
   if (summary.failure) throw new CliError(summary.failure);
 }
 
-/** `import covid|mpox <file>` and `export covid|mpox [--country X]`. */
+/** Every row of the table accounted for: written, or skipped with the places named. */
+export function printPopulationSummary(result: PopulationImport): void {
+  if (result.kind === 'unchanged') {
+    out(`unchanged: ${result.reason}; nothing written`);
+    return;
+  }
+  const { summary } = result;
+  out('format:    population (entity,iso_code,year,population)');
+  out(`rows read: ${summary.rowsRead}`);
+  out(`inserted:  ${summary.inserted}`);
+  out(`updated:   ${summary.updated}`);
+  out(`unchanged: ${summary.unchanged}`);
+  out(`skipped:   ${summary.rowsRead - summary.matched}`);
+  const named = (title: string, counts: Record<string, number>) => {
+    const entries = Object.entries(counts);
+    if (entries.length === 0) return;
+    out(`  ${entries.reduce((sum, [, n]) => sum + n, 0)} ${title}:`);
+    for (const [name, n] of entries) out(`    ${n} ${name}`);
+  };
+  named('Our World in Data aggregates (not countries)', summary.aggregates);
+  named('places not matched to a country', summary.unmatched);
+  named('country and year given again (first row kept)', summary.duplicates);
+  if (summary.notReported > 0) out(`  ${summary.notReported} rows without a population`);
+}
+
+function importPopulation(file: string, timeout: number): Promise<void> {
+  return withService(
+    PopulationImportService,
+    async (importer) => {
+      const download = { ...DEFAULT_DOWNLOAD, timeoutMs: timeout * 1000 };
+      const result = await interruptible((signal) => importer.run(file, download, signal));
+      printPopulationSummary(result);
+    },
+    'create',
+  );
+}
+
+/** `import covid|mpox|population <file>` and `export covid|mpox [--country X]`. */
 export function dataCommands(): Command[] {
   const importCommand = new Command('import')
     .description(
       'insert or update records from a CSV file or an http(s) URL (trimmed, Our World in Data or WHO format, gzip or not)',
     )
-    .argument('<dataset>', 'covid or mpox')
+    .argument(
+      '<dataset>',
+      'covid, mpox or population (a population table, Our World in Data layout)',
+    )
     .argument('<file>', 'a .csv or .csv.gz file, or an http:// or https:// URL')
     .option(
       '--timeout <seconds>',
@@ -97,13 +140,14 @@ export function dataCommands(): Command[] {
       String(DEFAULT_DOWNLOAD.timeoutMs / 1000),
     )
     .action((dataset: string, file: string, options: { timeout: string }) => {
-      const definition = series(dataset);
       const timeout = Number(options.timeout);
       if (!(timeout > 0 && timeout <= 3600)) {
         throw CliError.usage(
           `invalid --timeout ${options.timeout}: seconds, above 0 and at most 3600`,
         );
       }
+      if (dataset === POPULATION_DATASET) return importPopulation(file, timeout);
+      const definition = series(dataset);
       const started = process.hrtime.bigint();
       const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
       if (isUrl(file)) {

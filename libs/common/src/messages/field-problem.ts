@@ -24,4 +24,6 @@ export type FieldProblem = { field: string } & (
   | { problem: 'in-the-future' }
   | { problem: 'before-kept-history'; since: string }
   | { problem: 'invalid' }
+  | { problem: 'unknown-metric'; names: readonly string[] }
+  | { problem: 'not-a-place' }
 );

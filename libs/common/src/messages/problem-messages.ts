@@ -47,6 +47,10 @@ function wording(p: FieldProblem): string {
       return `doit être postérieur ou égal à ${p.since} : l'historique antérieur a été élagué`;
     case 'invalid':
       return 'valeur invalide';
+    case 'unknown-metric':
+      return `indicateur inconnu : ${p.names.join(', ')}`;
+    case 'not-a-place':
+      return "n'est ni un pays, ni une région (World, Africa, Asia, Europe, North America, Oceania, South America)";
   }
 }
 

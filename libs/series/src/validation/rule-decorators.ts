@@ -5,6 +5,8 @@ import { parseAsOf } from '../history/as-of';
 import { decodeCursor } from '../list-cursor';
 import { decodeChangeCursor } from '../history/change-cursor';
 import { LIST_FORMATS, isListFormat } from '../list-format';
+import { parseMetrics } from '../figures/figure-metrics';
+import { decodeFigureCursor } from '../figures/figure-cursor';
 
 type Rule = (value: unknown, field: string) => FieldProblem | undefined;
 
@@ -127,5 +129,33 @@ export function IsInstant() {
 export function IsChangeCursor() {
   return ruleDecorator('isChangeCursor', (value, field) =>
     decodeChangeCursor(value) ? undefined : { field, problem: 'not-a-cursor' },
+  );
+}
+
+/** One of `values` (a query's enumerated parameter: `period`...). */
+export function IsOneOf(values: readonly string[]) {
+  return ruleDecorator('isOneOf', (value, field) =>
+    typeof value === 'string' && values.includes(value)
+      ? undefined
+      : { field, problem: 'not-one-of', values },
+  );
+}
+
+/** A comma-separated list of metrics (`/series`' `metrics`): names every unknown one. */
+export function IsMetricList() {
+  return ruleDecorator('isMetricList', (value, field) => {
+    if (typeof value !== 'string') return { field, problem: 'not-a-string' };
+    if (value.length > 1000) return { field, problem: 'length-out-of-range', min: 0, max: 1000 };
+    const parsed = parseMetrics(value);
+    if (!('unknown' in parsed)) return undefined;
+    const names = parsed.unknown.slice(0, 10).map((name) => name.slice(0, 40));
+    return { field, problem: 'unknown-metric', names };
+  });
+}
+
+/** A cursor this API wrote in a series' `Link` header (its `after`). */
+export function IsFigureCursor() {
+  return ruleDecorator('isFigureCursor', (value, field) =>
+    decodeFigureCursor(value) ? undefined : { field, problem: 'not-a-cursor' },
   );
 }

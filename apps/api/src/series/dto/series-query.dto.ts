@@ -1,0 +1,106 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsOptional } from 'class-validator';
+import {
+  FIGURE_PERIODS,
+  FigurePeriod,
+  FigureQuery,
+  IsApiDate,
+  IsCountryName,
+  IsFigureCursor,
+  IsIntegerFrom,
+  IsListFormat,
+  IsMetricList,
+  IsOneOf,
+  LIST_FORMATS,
+  ListFormat,
+  METRICS,
+  DEFAULT_SERIES_LIMIT,
+  toInteger,
+} from '@app/series';
+import { REGION_NAMES } from '@app/countries';
+import { FORMAT_DESCRIPTION } from '../../list-format/list-format.decorator';
+import { AsOfQueryDto } from './as-of-query.dto';
+
+/** `/series`: `as_of` (AsOfQueryDto) and the series' own parameters. */
+export class SeriesQueryDto extends AsOfQueryDto implements FigureQuery {
+  @ApiPropertyOptional({
+    example: 'France',
+    minLength: 1,
+    maxLength: 100,
+    description:
+      `A country (any name or code that \`/data\` accepts) or a region: ${REGION_NAMES.join(', ')}. ` +
+      'Without it: every place, by place then date, in cursor pages like `/data`. ' +
+      'Neither a country, a stored place nor a region: 400',
+  })
+  @IsOptional()
+  @IsCountryName()
+  country?: string;
+
+  @ApiPropertyOptional({
+    example: '2022-06-01',
+    format: 'date',
+    description: 'First date, inclusive',
+  })
+  @IsOptional()
+  @IsApiDate({ range: false })
+  from?: string;
+
+  @ApiPropertyOptional({
+    example: '2022-12-31',
+    format: 'date',
+    description: 'Last date, inclusive; not before `from` (400)',
+  })
+  @IsOptional()
+  @IsApiDate({ range: false })
+  to?: string;
+
+  @ApiPropertyOptional({
+    example: 'new_cases,new_cases_smoothed_per_million',
+    description:
+      `Comma-separated, in the order wanted (default: all): ${METRICS.join(', ')}. ` +
+      'An unknown name: 400 naming it (docs/figures.md defines each)',
+  })
+  @IsOptional()
+  @IsMetricList()
+  metrics?: string;
+
+  @ApiPropertyOptional({
+    enum: FIGURE_PERIODS,
+    default: 'day',
+    description:
+      '`week`: ISO weeks (Monday to Sunday) dated by their Sunday, `new_*` summed, `total_*` and ' +
+      "averages of the week's last day with a record; `from`/`to` widened to whole weeks",
+  })
+  @IsOptional()
+  @IsOneOf(FIGURE_PERIODS)
+  period?: FigurePeriod;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    example: 'MjAyMi0wNi0wMSxmcmFuY2U',
+    description:
+      'Cursor of the next page, as the `Link` header (`rel="next"`) of the previous one gives it. Opaque',
+  })
+  @IsOptional()
+  @IsFigureCursor()
+  after?: string;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description:
+      `Rows per page: without \`country\`, ${DEFAULT_SERIES_LIMIT} unless given (large pages are ` +
+      "streamed); with one, the place's whole series unless given",
+  })
+  @IsOptional()
+  @Transform(toInteger)
+  @IsIntegerFrom(1)
+  limit?: number;
+
+  @ApiPropertyOptional({ enum: LIST_FORMATS, description: FORMAT_DESCRIPTION })
+  @IsOptional()
+  @IsListFormat()
+  format?: ListFormat;
+}

@@ -1,0 +1,100 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { FIGURE_PERIODS, METRICS } from '@app/series';
+
+const FIGURE = { type: 'number', nullable: true } as const;
+
+/** A row of `/series`: the metrics asked for (all by default), rounded to 3 decimals. */
+export class SeriesRowResponse {
+  @ApiProperty({
+    example: '2022-08-01',
+    format: 'date',
+    description: 'The day, or the week’s Sunday',
+  })
+  date: string;
+  @ApiProperty({ example: 'France', description: 'The place (a region’s name for a region)' })
+  country: string;
+  @ApiPropertyOptional({
+    example: 41,
+    type: 'integer',
+    description:
+      'Regions only: member countries with a record that day (a week: its last day with one)',
+  })
+  countries_reporting?: number;
+  @ApiPropertyOptional({ example: 2171, type: 'integer' }) total_cases?: number;
+  @ApiPropertyOptional({ example: 51, type: 'number' }) new_cases?: number;
+  @ApiPropertyOptional({ example: 0, type: 'integer' }) total_deaths?: number;
+  @ApiPropertyOptional({ example: 0, type: 'number' }) new_deaths?: number;
+  @ApiPropertyOptional({
+    ...FIGURE,
+    example: 67.571,
+    description: 'Mean of the 7 calendar days ending that day; null unless each has a record',
+  })
+  new_cases_smoothed?: number | null;
+  @ApiPropertyOptional({ ...FIGURE, example: 0 }) new_deaths_smoothed?: number | null;
+  @ApiPropertyOptional({
+    ...FIGURE,
+    example: 31.857,
+    description: 'Per million people of the population table; null without a population',
+  })
+  total_cases_per_million?: number | null;
+  @ApiPropertyOptional({ ...FIGURE, example: 0.748 }) new_cases_per_million?: number | null;
+  @ApiPropertyOptional({ ...FIGURE, example: 0.992 }) new_cases_smoothed_per_million?:
+    number | null;
+  @ApiPropertyOptional({ ...FIGURE, example: 0 }) total_deaths_per_million?: number | null;
+  @ApiPropertyOptional({ ...FIGURE, example: 0 }) new_deaths_per_million?: number | null;
+  @ApiPropertyOptional({ ...FIGURE, example: 0 }) new_deaths_smoothed_per_million?: number | null;
+}
+
+export class MapCountryResponse {
+  @ApiProperty({ example: 'France' }) country: string;
+  @ApiProperty({ example: 'FRA', description: 'ISO 3166-1 alpha-3' }) iso3: string;
+  @ApiProperty({ ...FIGURE, example: 0.992 }) value: number | null;
+}
+
+export class MapResponse {
+  @ApiProperty({ enum: METRICS, example: 'new_cases_smoothed_per_million' }) metric: string;
+  @ApiProperty({
+    example: '2022-08-07',
+    format: 'date',
+    nullable: true,
+    type: 'string',
+    description: 'The day, or the week’s Sunday; null when there is no record at all',
+  })
+  date: string | null;
+  @ApiProperty({ enum: FIGURE_PERIODS, example: 'week' }) period: string;
+  @ApiProperty({
+    type: [MapCountryResponse],
+    description: 'Every country with a record that day or week, by name',
+  })
+  countries: MapCountryResponse[];
+}
+
+export class RegionMemberResponse {
+  @ApiProperty({ example: 'Albania' }) country: string;
+  @ApiProperty({ example: 'AL' }) iso2: string;
+  @ApiProperty({ example: 'ALB' }) iso3: string;
+}
+
+export class RegionResponse {
+  @ApiProperty({ example: 'Europe' }) name: string;
+  @ApiProperty({
+    example:
+      'countries-list (npm, annexare/Countries): each country’s `continent`; World: every country',
+  })
+  source: string;
+  @ApiProperty({ type: [RegionMemberResponse], description: 'Member countries, by name' })
+  countries: RegionMemberResponse[];
+}
+
+export class PopulationResponse {
+  @ApiProperty({ example: 'France' }) country: string;
+  @ApiProperty({ example: 'FRA' }) iso3: string;
+  @ApiProperty({ example: 'FR', nullable: true, type: 'string' }) iso2: string | null;
+  @ApiProperty({ example: 2020, type: 'integer' }) year: number;
+  @ApiProperty({ example: 68147687, type: 'integer' }) population: number;
+  @ApiProperty({
+    example: 'population-owid-2020.csv',
+    description: 'The table it came from (its `source` column, else its file name or URL)',
+  })
+  source: string;
+}

@@ -1,0 +1,157 @@
+import { Injectable } from '@nestjs/common';
+import { basename, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { AppConfig, InjectConfig } from '@app/config';
+import { PopulationRepository, PopulationWriteCounts, SourceRepository } from '@app/database';
+import { describeError } from '@app/common';
+import { ChangeAnnouncer } from './change-announcer';
+import { CsvRecord, csvRecords } from './csv-records';
+import { ImportError, interruptedBy } from './import-error';
+import { closeImportFile, fileContent, openImportFile } from './import-file';
+import { PopulationSummary, populationRows } from './population-rows';
+import { DownloadOptions, downloadSource } from './source-download';
+import { isUrl, newAttempt } from './url-import.service';
+
+/** The `sources` rows of population tables carry this data set name. */
+export const POPULATION_DATASET = 'population';
+
+export type PopulationImport =
+  | { kind: 'unchanged'; reason: string }
+  | { kind: 'imported'; summary: PopulationSummary & PopulationWriteCounts };
+
+/** Lines of invalid rows quoted in the error (the count says how many there were). */
+const QUOTED_PROBLEMS = 10;
+
+/**
+ * Loads a population table (Our World in Data's layout) from a file or an http(s) URL into the
+ * `population` table: read whole, matched to countries, then written in one transaction or not at
+ * all (any unreadable row refuses the file). A URL is downloaded conditionally like the records'
+ * sources, and every attempt is recorded in `sources` (data set `population`).
+ */
+@Injectable()
+export class PopulationImportService {
+  constructor(
+    private readonly population: PopulationRepository,
+    private readonly sources: SourceRepository,
+    @InjectConfig() private readonly config: AppConfig,
+  ) {}
+
+  async run(
+    target: string,
+    download: DownloadOptions,
+    signal?: AbortSignal,
+  ): Promise<PopulationImport> {
+    const url = isUrl(target) ? target : pathToFileURL(resolve(target)).href;
+    const previous = await this.sources.find(POPULATION_DATASET, url);
+    const attempt = newAttempt(POPULATION_DATASET, url, previous);
+    const fail = async (message: string) => {
+      await this.sources.save({ ...attempt, lastError: message });
+      return new ImportError(message);
+    };
+    if (!isUrl(target)) {
+      const result = await this.importFile(target, basename(target), signal);
+      await this.sources.save(this.applied(attempt, result.summary, {}, null));
+      return result;
+    }
+    let downloaded;
+    try {
+      downloaded = await downloadSource(target, { ...download, previous });
+    } catch (error) {
+      throw await fail(describeError(error));
+    }
+    if (downloaded.kind === 'not-modified') {
+      await this.sources.save({ ...attempt, outcome: 'unchanged', lastSuccessAt: Date.now() });
+      return { kind: 'unchanged', reason: 'not modified (HTTP 304)' };
+    }
+    try {
+      if (previous && downloaded.hash === previous.contentHash) {
+        await this.sources.save({
+          ...attempt,
+          ...downloaded.validators,
+          outcome: 'unchanged',
+          lastSuccessAt: Date.now(),
+        });
+        return { kind: 'unchanged', reason: 'same content as the last import' };
+      }
+      let result;
+      try {
+        // The table's source is its URL without the query string (which may hold a key).
+        result = await this.importFile(downloaded.path, target.split(/[?#]/, 1)[0], signal);
+      } catch (error) {
+        throw await fail(describeError(error).replaceAll(downloaded.path, target));
+      }
+      await this.sources.save(
+        this.applied(attempt, result.summary, downloaded.validators, downloaded.hash),
+      );
+      return result;
+    } finally {
+      await downloaded.discard();
+    }
+  }
+
+  private applied(
+    attempt: ReturnType<typeof newAttempt>,
+    summary: PopulationSummary & PopulationWriteCounts,
+    validators: object,
+    hash: string | null,
+  ) {
+    return {
+      ...attempt,
+      ...validators,
+      contentHash: hash,
+      outcome: 'updated' as const,
+      rowsInserted: summary.inserted,
+      rowsUpdated: summary.updated,
+      rowsUnchanged: summary.unchanged,
+      rowsSkipped: summary.rowsRead - summary.matched,
+      lastSuccessAt: Date.now(),
+      lastError: null,
+    };
+  }
+
+  private async importFile(
+    path: string,
+    source: string,
+    signal?: AbortSignal,
+  ): Promise<{ kind: 'imported'; summary: PopulationSummary & PopulationWriteCounts }> {
+    const file = await openImportFile(path);
+    const records: CsvRecord[] = [];
+    const malformed: string[] = [];
+    try {
+      for await (const record of csvRecords(fileContent(file), (line, problem) =>
+        malformed.push(`line ${line}: ${problem}`),
+      )) {
+        records.push(record);
+        if (signal?.aborted) break;
+      }
+    } catch (error) {
+      throw new ImportError(`cannot read ${path}: ${describeError(error)}`);
+    } finally {
+      await closeImportFile(file);
+    }
+    const stopped = interruptedBy(signal);
+    if (stopped) {
+      throw new ImportError(
+        `interrupted by ${stopped}: nothing was imported`,
+        'interrupted',
+        stopped,
+      );
+    }
+    const parsed = populationRows(records, source);
+    if ('problem' in parsed) throw new ImportError(`${path}: ${parsed.problem}`);
+    const problems = [...malformed, ...parsed.summary.invalid];
+    if (problems.length > 0) {
+      throw new ImportError(
+        `${path}: ${problems.length} invalid rows, nothing was imported: ` +
+          problems.slice(0, QUOTED_PROBLEMS).join('; '),
+      );
+    }
+    const counts = await this.population.upsert(parsed.rows);
+    const wrote = counts.inserted + counts.updated > 0;
+    // Per-million figures of both diseases depend on the table.
+    for (const key of ['covid', 'mpox']) {
+      await new ChangeAnnouncer(this.config.redisUrl, key).finished(wrote);
+    }
+    return { kind: 'imported', summary: { ...parsed.summary, ...counts } };
+  }
+}

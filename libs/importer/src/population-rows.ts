@@ -1,0 +1,118 @@
+import { resolveCountry } from '@app/countries';
+import { PopulationRow } from '@app/database';
+import { CsvRecord } from './csv-records';
+
+/** What a population import did with the table's rows, by kind, with the places named. */
+export interface PopulationSummary {
+  rowsRead: number;
+  /** Rows matched to a country, to be written. */
+  matched: number;
+  /** Our World in Data's aggregates (`OWID_*` codes other than Kosovo's): places that are not countries. */
+  aggregates: Record<string, number>;
+  /** Places the country directory does not know, by name as given. */
+  unmatched: Record<string, number>;
+  /** A country and year given again (by another name or code): the first row is kept. */
+  duplicates: Record<string, number>;
+  /** Rows whose population cell is empty. */
+  notReported: number;
+  /** Rows that cannot be read, with their line: the import then writes nothing. */
+  invalid: string[];
+}
+
+const REQUIRED = ['entity', 'iso_code', 'year', 'population'] as const;
+
+/** The column index of each field of Our World in Data's layout, or the problem with the header. */
+export function populationColumns(
+  header: string[],
+): { columns: Record<(typeof REQUIRED)[number] | 'source', number> } | { problem: string } {
+  const names = header.map((cell) => cell.trim().toLowerCase());
+  const missing = REQUIRED.filter((name) => !names.includes(name));
+  if (missing.length > 0) {
+    return {
+      problem:
+        `unrecognised population header: expected entity,iso_code,year,population ` +
+        `(and optionally source), missing ${missing.join(', ')}`,
+    };
+  }
+  return {
+    columns: {
+      entity: names.indexOf('entity'),
+      iso_code: names.indexOf('iso_code'),
+      year: names.indexOf('year'),
+      population: names.indexOf('population'),
+      source: names.indexOf('source'),
+    },
+  };
+}
+
+const count = (counts: Record<string, number>, name: string) =>
+  (counts[name] = (counts[name] ?? 0) + 1);
+
+/**
+ * The rows of a population table (its header first) matched to countries: by ISO code first,
+ * then by name. Aggregates, unknown places and repeated country-years are counted and named;
+ * `defaultSource` names the table when it has no `source` column (or an empty cell).
+ */
+export function populationRows(
+  records: CsvRecord[],
+  defaultSource: string,
+): { rows: PopulationRow[]; summary: PopulationSummary } | { problem: string } {
+  const [header, ...data] = records;
+  const found = header ? populationColumns(header.cells) : { problem: 'the file is empty' };
+  if ('problem' in found) return found;
+  const { columns } = found;
+  const summary: PopulationSummary = {
+    rowsRead: 0,
+    matched: 0,
+    aggregates: {},
+    unmatched: {},
+    duplicates: {},
+    notReported: 0,
+    invalid: [],
+  };
+  const rows = new Map<string, PopulationRow>();
+  for (const { cells, line } of data) {
+    summary.rowsRead++;
+    const cell = (index: number) => (index >= 0 ? (cells[index] ?? '').trim() : '');
+    const name = cell(columns.entity);
+    const code = cell(columns.iso_code);
+    const yearText = cell(columns.year);
+    const populationText = cell(columns.population);
+    const year = Number(yearText);
+    if (!/^-?\d{1,4}$/.test(yearText)) {
+      summary.invalid.push(`line ${line}: year ${JSON.stringify(yearText)} is not a year`);
+      continue;
+    }
+    if (populationText === '') {
+      summary.notReported++;
+      continue;
+    }
+    const population = Number(populationText);
+    if (!Number.isFinite(population) || population < 0 || population > Number.MAX_SAFE_INTEGER) {
+      summary.invalid.push(
+        `line ${line}: population ${JSON.stringify(populationText.slice(0, 40))} is not a number of people`,
+      );
+      continue;
+    }
+    const identity = (code && resolveCountry(code)) || (name ? resolveCountry(name) : undefined);
+    if (!identity) {
+      const label = name || code || '(no name)';
+      count(/^OWID_/i.test(code) ? summary.aggregates : summary.unmatched, label);
+      continue;
+    }
+    const key = `${identity.iso3} ${year}`;
+    if (rows.has(key)) {
+      count(summary.duplicates, `${name || code} (${identity.iso3} ${year})`);
+      continue;
+    }
+    summary.matched++;
+    rows.set(key, {
+      iso3: identity.iso3,
+      year,
+      country: identity.name,
+      population: Math.round(population),
+      source: (cell(columns.source) || defaultSource).slice(0, 200),
+    });
+  }
+  return { rows: [...rows.values()], summary };
+}

@@ -1,0 +1,115 @@
+import { addDays } from '@app/common';
+import { DailyValues } from '../series.types';
+import { weekEnd } from './iso-week';
+import { Metric } from './figure-metrics';
+import { perMillion, roundFigure } from './figure-rounding';
+
+/** One day of a place: its record (or a region's sums, with how many countries reported). */
+export interface FigureDay extends DailyValues {
+  countries_reporting?: number;
+}
+
+/** A day (or a week) of a place with every figure, unrounded. */
+export interface FigureRow extends FigureDay, Record<Metric, number | null> {
+  total_cases: number;
+  new_cases: number;
+  total_deaths: number;
+  new_deaths: number;
+  /** Weeks only: how many days of the week have a record. */
+  days?: number;
+}
+
+/** The population a place's figures of `year` use (null: none known). */
+export type PopulationOf = (year: number) => number | null;
+
+/** Days in Our World in Data's average: the day and the 6 before it. */
+export const SMOOTHING_DAYS = 7;
+
+const yearOf = (date: string) => Number(date.slice(0, 4));
+
+/**
+ * The mean of `field` over the 7 calendar days ending at `days[i]`, or null unless each of those
+ * days has a record (days without one are absent, not zero). `days`: dates ascending, each once.
+ */
+export function smoothedAt(
+  days: FigureDay[],
+  i: number,
+  field: 'new_cases' | 'new_deaths',
+): number | null {
+  const first = i - (SMOOTHING_DAYS - 1);
+  if (first < 0 || days[first].date !== addDays(days[i].date, 1 - SMOOTHING_DAYS)) return null;
+  let sum = 0;
+  for (let j = first; j <= i; j++) sum += days[j][field];
+  return sum / SMOOTHING_DAYS;
+}
+
+/** The per-million figures of a row whose counts and averages are set, with `population`. */
+function withPerMillion(row: FigureRow, population: number | null): FigureRow {
+  row.total_cases_per_million = perMillion(row.total_cases, population);
+  row.new_cases_per_million = perMillion(row.new_cases, population);
+  row.new_cases_smoothed_per_million = perMillion(row.new_cases_smoothed, population);
+  row.total_deaths_per_million = perMillion(row.total_deaths, population);
+  row.new_deaths_per_million = perMillion(row.new_deaths, population);
+  row.new_deaths_smoothed_per_million = perMillion(row.new_deaths_smoothed, population);
+  return row;
+}
+
+/** Each day (dates ascending, each once) with every figure; per million over its year's population. */
+export function dailyFigures(days: FigureDay[], populationOf: PopulationOf): FigureRow[] {
+  return days.map((day, i) =>
+    withPerMillion(
+      {
+        ...day,
+        new_cases_smoothed: smoothedAt(days, i, 'new_cases'),
+        new_deaths_smoothed: smoothedAt(days, i, 'new_deaths'),
+      } as FigureRow,
+      populationOf(yearOf(day.date)),
+    ),
+  );
+}
+
+/**
+ * Daily rows (from `dailyFigures`) by ISO week (Monday to Sunday), dated by the week's Sunday:
+ * new counts summed, totals, averages and `countries_reporting` of the week's last day with a
+ * record, per million over that day's population. Weeks without a record are absent.
+ */
+export function weeklyFigures(daily: FigureRow[], populationOf: PopulationOf): FigureRow[] {
+  const weeks: FigureRow[] = [];
+  let lastDate = '';
+  const close = () => {
+    const week = weeks[weeks.length - 1];
+    if (week) withPerMillion(week, populationOf(yearOf(lastDate)));
+  };
+  for (const day of daily) {
+    const sunday = weekEnd(day.date);
+    let week = weeks[weeks.length - 1];
+    if (week?.date !== sunday) {
+      close();
+      week = { ...day, date: sunday, new_cases: 0, new_deaths: 0, days: 0 };
+      weeks.push(week);
+    }
+    week.days = (week.days ?? 0) + 1;
+    week.new_cases += day.new_cases;
+    week.new_deaths += day.new_deaths;
+    week.total_cases = day.total_cases;
+    week.total_deaths = day.total_deaths;
+    week.new_cases_smoothed = day.new_cases_smoothed;
+    week.new_deaths_smoothed = day.new_deaths_smoothed;
+    if (day.countries_reporting !== undefined) week.countries_reporting = day.countries_reporting;
+    lastDate = day.date;
+  }
+  close();
+  return weeks;
+}
+
+/** A row as the API answers it: date, place, then the metrics asked for, rounded. */
+export function figureOutput(
+  country: string,
+  row: FigureRow,
+  metrics: readonly Metric[],
+): Record<string, string | number | null> {
+  const out: Record<string, string | number | null> = { date: row.date, country };
+  if (row.countries_reporting !== undefined) out.countries_reporting = row.countries_reporting;
+  for (const metric of metrics) out[metric] = roundFigure(row[metric]);
+  return out;
+}

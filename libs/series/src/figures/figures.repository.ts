@@ -1,0 +1,154 @@
+import { IN_LIMIT, Row, toDaily } from '../record-rows';
+import { FigureDay } from './daily-figures';
+
+/** Runs a query (with the API's deadline). */
+type Query = (sql: string, params?: unknown[]) => Promise<Row[]>;
+/** The FROM of the records: the table, or the records as they stood at `asOf` (its parameters first). */
+type Source = (asOf?: number) => { from: string; params: unknown[] };
+
+/** A date range, either end open, and the instant the records are read as of. */
+export interface FigureRange {
+  from?: string;
+  to?: string;
+  asOf?: number;
+}
+
+/** A place's day with the key it is stored under. */
+export interface KeyedDay extends FigureDay {
+  key: string;
+  country: string;
+}
+
+const FIGURES = 'new_cases, new_deaths, total_cases, total_deaths';
+
+function rangeWhere(range: FigureRange): { conditions: string[]; params: unknown[] } {
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  if (range.from !== undefined) {
+    conditions.push('date >= ?');
+    params.push(range.from);
+  }
+  if (range.to !== undefined) {
+    conditions.push('date <= ?');
+    params.push(range.to);
+  }
+  return { conditions, params };
+}
+
+const where = (conditions: string[]) =>
+  conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+
+/** The SQL of the derived series: days of a place, sums of a region, counts for cursor pages. */
+export class FiguresRepository {
+  constructor(
+    private readonly query: Query,
+    private readonly source: Source,
+  ) {}
+
+  /** One place's days within the range, oldest first, and its name as its last one has it. */
+  async placeDays(
+    key: string,
+    range: FigureRange,
+  ): Promise<{ country: string | null; days: FigureDay[] }> {
+    const source = this.source(range.asOf);
+    const { conditions, params } = rangeWhere(range);
+    const rows = await this.query(
+      `SELECT date, country, ${FIGURES} FROM ${source.from}
+       ${where(['country_key = ?', ...conditions])} ORDER BY date`,
+      [...source.params, key, ...params],
+    );
+    const last = rows[rows.length - 1];
+    return { country: last ? String(last.country) : null, days: rows.map(toDaily) };
+  }
+
+  /**
+   * Each date's sums over the places of `keys` that have a record that date, with how many do
+   * (`countries_reporting`), oldest first. Keys go IN_LIMIT at a time, the sums then merged.
+   */
+  async regionDays(keys: string[], range: FigureRange): Promise<FigureDay[]> {
+    const byDate = new Map<string, FigureDay>();
+    for (let i = 0; i < keys.length; i += IN_LIMIT) {
+      const chunk = keys.slice(i, i + IN_LIMIT);
+      const source = this.source(range.asOf);
+      const { conditions, params } = rangeWhere(range);
+      const rows = await this.query(
+        `SELECT date, SUM(new_cases) AS new_cases, SUM(new_deaths) AS new_deaths,
+                SUM(total_cases) AS total_cases, SUM(total_deaths) AS total_deaths,
+                COUNT(*) AS countries_reporting
+         FROM ${source.from}
+         ${where([`country_key IN (${chunk.map(() => '?').join(', ')})`, ...conditions])}
+         GROUP BY date`,
+        [...source.params, ...chunk, ...params],
+      );
+      for (const row of rows) {
+        const day = { ...toDaily(row), countries_reporting: Number(row.countries_reporting) };
+        const sum = byDate.get(day.date);
+        if (!sum) {
+          byDate.set(day.date, day);
+          continue;
+        }
+        sum.new_cases += day.new_cases;
+        sum.new_deaths += day.new_deaths;
+        sum.total_cases += day.total_cases;
+        sum.total_deaths += day.total_deaths;
+        sum.countries_reporting! += day.countries_reporting;
+      }
+    }
+    return [...byDate.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  }
+
+  /** Every place's days within the range, by place key then date. */
+  async allDays(range: FigureRange): Promise<KeyedDay[]> {
+    const source = this.source(range.asOf);
+    const { conditions, params } = rangeWhere(range);
+    const rows = await this.query(
+      `SELECT country_key, country, date, ${FIGURES} FROM ${source.from}
+       ${where(conditions)} ORDER BY country_key, date`,
+      [...source.params, ...params],
+    );
+    return rows.map((row) => ({
+      ...toDaily(row),
+      key: String(row.country_key),
+      country: String(row.country),
+    }));
+  }
+
+  /**
+   * How many days each place has within the range, by place key; only those past `after` (a
+   * place key and date) when given.
+   */
+  async placeCounts(
+    range: FigureRange,
+    after?: { key: string; date: string },
+  ): Promise<{ key: string; days: number }[]> {
+    const source = this.source(range.asOf);
+    const { conditions, params } = rangeWhere(range);
+    if (after !== undefined) {
+      conditions.push('(country_key > ? OR (country_key = ? AND date > ?))');
+      params.push(after.key, after.key, after.date);
+    }
+    const rows = await this.query(
+      `SELECT country_key, COUNT(*) AS days FROM ${source.from} ${where(conditions)}
+       GROUP BY country_key ORDER BY country_key`,
+      [...source.params, ...params],
+    );
+    return rows.map((row) => ({ key: String(row.country_key), days: Number(row.days) }));
+  }
+
+  /** The name of a stored place as its most recent record has it; null without a record. */
+  async placeName(key: string, asOf?: number): Promise<string | null> {
+    const source = this.source(asOf);
+    const [row] = await this.query(
+      `SELECT country FROM ${source.from} WHERE country_key = ? ORDER BY date DESC LIMIT 1`,
+      [...source.params, key],
+    );
+    return row ? String(row.country) : null;
+  }
+
+  /** The most recent date with a record, null without any. */
+  async lastDate(): Promise<string | null> {
+    const source = this.source();
+    const [row] = await this.query(`SELECT MAX(date) AS last_date FROM ${source.from}`);
+    return typeof row?.last_date === 'string' ? row.last_date : null;
+  }
+}

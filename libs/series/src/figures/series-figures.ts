@@ -1,0 +1,381 @@
+import { ApiError, MESSAGES, addDays, problemMessage } from '@app/common';
+import { Region, countryLookupKey, regionNamed, resolveCountry } from '@app/countries';
+import { PopulationRow } from '@app/database';
+import { ConcurrencyLimit } from '../concurrency-limit';
+import { ListFormat, listChunks, listText } from '../list-format';
+import { CachedValue, ReadCache } from '../read-cache';
+import { weekEnd } from './iso-week';
+import {
+  FigureDay,
+  FigureRow,
+  PopulationOf,
+  SMOOTHING_DAYS,
+  dailyFigures,
+  figureOutput,
+  weeklyFigures,
+} from './daily-figures';
+import { FigureCursor, decodeFigureCursor, encodeFigureCursor } from './figure-cursor';
+import { DEFAULT_MAP_METRIC, METRICS, Metric, isMetric, parseMetrics } from './figure-metrics';
+import { roundFigure } from './figure-rounding';
+import { FigureRange, FiguresRepository } from './figures.repository';
+import { PopulationTable } from './population-table';
+
+export const FIGURE_PERIODS = ['day', 'week'] as const;
+export type FigurePeriod = (typeof FIGURE_PERIODS)[number];
+
+/** A `/series` request as the client gave it (validated in form by the API's DTO). */
+export interface FigureQuery {
+  country?: string;
+  from?: string;
+  to?: string;
+  metrics?: string;
+  period?: FigurePeriod;
+  after?: string;
+  limit?: number;
+}
+
+/** A `/public/map` request. */
+export interface MapQuery {
+  metric?: string;
+  date?: string;
+  week?: string;
+}
+
+/** Rows of a series without `country` when no `limit` is given (as `/data`). */
+export const DEFAULT_SERIES_LIMIT = 100;
+/** Rows of a page answered as one text (cached when at most CACHED_SERIES_LIMIT); more are streamed. */
+const TEXT_SERIES_LIMIT = 500;
+const CACHED_SERIES_LIMIT = 100;
+
+/** A series answer: cached text, text, or chunks to stream; `next`, the next page's cursor. */
+export type FigureBody = { next?: string } & (
+  | { kind: 'cached'; answer: CachedValue<string> }
+  | { kind: 'text'; text: string }
+  | { kind: 'stream'; chunks: AsyncIterable<string> }
+);
+
+/** The place a series is of: a country (or another stored place), or a region. */
+type Place =
+  | { kind: 'place'; key: string; iso3: string | null; name: string }
+  | { kind: 'region'; key: string; region: Region; name: string };
+
+/** The days read before a range: what the first averages of the range need. */
+const LOOKBACK_DAYS = SMOOTHING_DAYS - 1;
+
+const badQuery = (...problems: Parameters<typeof problemMessage>[0][]) =>
+  ApiError.badRequest(MESSAGES.invalidQuery, problems.map(problemMessage));
+
+const byName = (a: { country: string }, b: { country: string }) =>
+  a.country.localeCompare(b.country, 'en');
+
+/**
+ * The derived series of one disease (`/series`, the public map, the weekly answers' figures):
+ * read through the disease's read cache, as of an instant when asked. COVID and MPOX share it.
+ */
+export class SeriesFigures {
+  constructor(
+    private readonly repository: FiguresRepository,
+    private readonly populationRows: () => Promise<PopulationRow[]>,
+    private readonly cache: ReadCache,
+    private readonly listPages: ConcurrencyLimit,
+  ) {}
+
+  /** The population table, kept in the read cache (a population import drops it too). */
+  population(): Promise<PopulationTable> {
+    return this.cache.get(
+      'population',
+      async () => new PopulationTable(await this.populationRows()),
+    );
+  }
+
+  /** A place's population for its figures of `year` (a region: the sum over its members). */
+  populationOf(
+    table: PopulationTable,
+    place: { iso3?: string | null; region?: Region },
+  ): PopulationOf {
+    if (place.region) {
+      const members = place.region.members.map((member) => member.iso3);
+      return (year) => table.sum(members, year);
+    }
+    return (year) => table.of(place.iso3, year);
+  }
+
+  /** `/series` in `format`, as of `asOf` when given (already checked). */
+  async series(query: FigureQuery, format: ListFormat, asOf?: number): Promise<FigureBody> {
+    const parsed = parseMetrics(query.metrics);
+    if ('unknown' in parsed) {
+      throw badQuery({ field: 'metrics', problem: 'unknown-metric', names: parsed.unknown });
+    }
+    if (query.from && query.to && query.from > query.to) {
+      throw badQuery({ field: 'from', problem: 'later-than', other: 'to' });
+    }
+    const after = query.after === undefined ? undefined : decodeFigureCursor(query.after);
+    if (query.after !== undefined && after === undefined) {
+      throw badQuery({ field: 'after', problem: 'not-a-cursor' });
+    }
+    const period = query.period ?? 'day';
+    const request = { ...query, period, metrics: parsed.metrics, after, asOf };
+    if (query.country !== undefined) {
+      const place = await this.place(query.country, asOf);
+      const key = `series:${format}:${JSON.stringify({ ...request, country: place.key })}`;
+      const page = await this.cache.getCached(key, () => this.placePage(place, request, format));
+      return { kind: 'cached', answer: page.map((p) => p.text), next: page.value.next };
+    }
+    return this.allPlaces(request, format);
+  }
+
+  /** The country or region `name` stands for; a 400 naming `country` when it is neither. */
+  private async place(name: string, asOf?: number): Promise<Place> {
+    const region = regionNamed(name);
+    if (region) return { kind: 'region', key: `region:${region.name}`, region, name: region.name };
+    const identity = resolveCountry(name);
+    const key = countryLookupKey(name);
+    if (identity) return { kind: 'place', key, iso3: identity.iso3, name: identity.name };
+    // A stored place that is not a country (a ship...): known by its records.
+    const stored = await this.repository.placeName(key, asOf);
+    if (stored === null) throw badQuery({ field: 'country', problem: 'not-a-place' });
+    return { kind: 'place', key, iso3: null, name: stored };
+  }
+
+  /** A place's rows within the request's range, every figure (cached by the caller's key). */
+  private async placeRows(place: Place, request: FigureRequest): Promise<FigureRow[]> {
+    const range = readRange(request);
+    const table = await this.population();
+    let days: FigureDay[];
+    let populationOf: PopulationOf;
+    if (place.kind === 'region') {
+      const keys = place.region.members.map((member) => countryLookupKey(member.iso2));
+      days = await this.listPages.run(() => this.repository.regionDays(keys, range));
+      populationOf = this.populationOf(table, { region: place.region });
+    } else {
+      days = (await this.listPages.run(() => this.repository.placeDays(place.key, range))).days;
+      populationOf = this.populationOf(table, { iso3: place.iso3 });
+    }
+    return rowsInRange(figuresOf(days, populationOf, request.period), request);
+  }
+
+  private async placePage(place: Place, request: FigureRequest, format: ListFormat) {
+    let rows = await this.placeRows(place, request);
+    if (request.after) rows = rows.filter((row) => row.date > request.after!.date);
+    let next: string | undefined;
+    if (request.limit !== undefined && rows.length > request.limit) {
+      rows = rows.slice(0, request.limit);
+      next = encodeFigureCursor({ key: place.key, date: rows[rows.length - 1].date });
+    }
+    const items = rows.map((row) => figureOutput(place.name, row, request.metrics));
+    return {
+      text: listText(format, columnsOf(request.metrics, place.kind === 'region'), items),
+      next,
+    };
+  }
+
+  /**
+   * Every place's series, by place key then date, `limit` rows at most (DEFAULT_SERIES_LIMIT
+   * unless given), past the cursor. Where the page ends is worked out first (rows per place, then
+   * the last place's rows), so that its cursor can be sent before a streamed body.
+   */
+  private async allPlaces(request: FigureRequest, format: ListFormat): Promise<FigureBody> {
+    const limit = request.limit ?? DEFAULT_SERIES_LIMIT;
+    const read = async () => {
+      const end = await this.pageEnd(request, limit);
+      const chunks = listChunks(
+        format,
+        columnsOf(request.metrics, false),
+        this.placeChunks(request, end),
+      );
+      return { end, chunks };
+    };
+    if (limit <= TEXT_SERIES_LIMIT) {
+      const text = async () => {
+        const { end, chunks } = await read();
+        let body = '';
+        for await (const chunk of chunks) body += chunk;
+        return { text: body, next: end?.more ? encodeFigureCursor(end.last) : undefined };
+      };
+      if (limit <= CACHED_SERIES_LIMIT) {
+        const key = `series:${format}:${JSON.stringify({ ...request, limit })}`;
+        const page = await this.cache.getCached(key, text);
+        return { kind: 'cached', answer: page.map((p) => p.text), next: page.value.next };
+      }
+      const { text: body, next } = await text();
+      return { kind: 'text', text: body, next };
+    }
+    const { end, chunks } = await read();
+    return { kind: 'stream', chunks, next: end?.more ? encodeFigureCursor(end.last) : undefined };
+  }
+
+  /**
+   * The last row of the page (undefined: the rest of the series fits) and whether rows follow it:
+   * rows per place are counted, then the rows of the place where the page ends are computed.
+   */
+  private async pageEnd(
+    request: FigureRequest,
+    limit: number,
+  ): Promise<{ last: FigureCursor; more: boolean } | undefined> {
+    const places = await this.listPages.run(() =>
+      this.repository.placeCounts(outputRange(request), request.after),
+    );
+    let remaining = limit;
+    for (let i = 0; i < places.length; i++) {
+      const { key, days } = places[i];
+      // Days bound the rows from above (a week holds one or more days): compute when they may end here.
+      if (days < remaining) {
+        remaining -=
+          request.period === 'day' ? days : (await this.placeRowsByKey(key, request)).length;
+        continue;
+      }
+      const rows = await this.placeRowsByKey(key, request);
+      if (rows.length < remaining) {
+        remaining -= rows.length;
+        continue;
+      }
+      const last = { key, date: rows[remaining - 1].date };
+      return { last, more: rows.length > remaining || i < places.length - 1 };
+    }
+    return undefined;
+  }
+
+  private async placeRowsByKey(key: string, request: FigureRequest): Promise<FigureRow[]> {
+    return (await this.keyRows(key, request)).rows;
+  }
+
+  /** A stored place's rows of the request (past the cursor when it is that place's), and its name. */
+  private async keyRows(
+    key: string,
+    request: FigureRequest,
+  ): Promise<{ country: string | null; rows: FigureRow[] }> {
+    const table = await this.population();
+    const { country, days } = await this.listPages.run(() =>
+      this.repository.placeDays(key, readRange(request)),
+    );
+    const iso3 = country === null ? null : (resolveCountry(country)?.iso3 ?? null);
+    let rows = rowsInRange(
+      figuresOf(days, this.populationOf(table, { iso3 }), request.period),
+      request,
+    );
+    if (request.after?.key === key) rows = rows.filter((row) => row.date > request.after!.date);
+    return { country, rows };
+  }
+
+  /** The page's rows, one place at a time (one turn of the event loop each, see `listChunks`). */
+  private async *placeChunks(
+    request: FigureRequest,
+    end: { last: FigureCursor } | undefined,
+  ): AsyncGenerator<Record<string, string | number | null>[]> {
+    const places = await this.listPages.run(() =>
+      this.repository.placeCounts(outputRange(request), request.after),
+    );
+    for (const { key } of places) {
+      if (end && key > end.last.key) return;
+      const { country, rows } = await this.keyRows(key, request);
+      const kept =
+        end && key === end.last.key ? rows.filter((row) => row.date <= end.last.date) : rows;
+      yield kept.map((row) => figureOutput(country ?? key, row, request.metrics));
+      if (end && key === end.last.key) return;
+    }
+  }
+
+  /**
+   * The public map: every country's `metric` on a date, or over the ISO week containing `week`;
+   * without either, on the latest date with a record. Cached as JSON text.
+   */
+  async mapJson(query: MapQuery): Promise<CachedValue<string>> {
+    const metric = query.metric ?? DEFAULT_MAP_METRIC;
+    if (!isMetric(metric))
+      throw badQuery({ field: 'metric', problem: 'not-one-of', values: METRICS });
+    if (query.date !== undefined && query.week !== undefined) {
+      throw badQuery({ field: 'week', problem: 'not-with', other: 'date' });
+    }
+    const period: FigurePeriod = query.week !== undefined ? 'week' : 'day';
+    const given = query.week ?? query.date;
+    return this.cache.getCached(`json:map:${metric}:${period}:${given ?? 'latest'}`, async () => {
+      const date = given ?? (await this.repository.lastDate());
+      if (date === null) return JSON.stringify({ metric, date: null, period, countries: [] });
+      return JSON.stringify(await this.map(metric, period, date));
+    });
+  }
+
+  private async map(metric: Metric, period: FigurePeriod, date: string) {
+    const last = period === 'week' ? weekEnd(date) : date;
+    const first = period === 'week' ? addDays(last, -6) : date;
+    const days = await this.listPages.run(() =>
+      this.repository.allDays({ from: addDays(first, -LOOKBACK_DAYS), to: last }),
+    );
+    const table = await this.population();
+    const countries: { country: string; iso3: string; value: number | null }[] = [];
+    for (let start = 0; start < days.length;) {
+      let stop = start;
+      while (stop < days.length && days[stop].key === days[start].key) stop++;
+      const placeDays = days.slice(start, stop);
+      start = stop;
+      const name = placeDays[placeDays.length - 1].country;
+      const identity = resolveCountry(name);
+      if (!identity || placeDays[placeDays.length - 1].date < first) continue;
+      const rows = figuresOf(placeDays, this.populationOf(table, identity), period);
+      const row = rows[rows.length - 1];
+      if (row.date !== last) continue;
+      countries.push({
+        country: identity.name,
+        iso3: identity.iso3,
+        value: roundFigure(row[metric]),
+      });
+    }
+    return { metric, date: last, period, countries: countries.sort(byName) };
+  }
+}
+
+/** A `/series` request once checked: its metrics, period and cursor worked out. */
+interface FigureRequest {
+  from?: string;
+  to?: string;
+  period: FigurePeriod;
+  metrics: Metric[];
+  after?: FigureCursor;
+  limit?: number;
+  asOf?: number;
+}
+
+/** The days whose rows the request answers: whole ISO weeks for `period=week`. */
+function outputRange(request: FigureRequest): FigureRange {
+  const week = request.period === 'week';
+  return {
+    from:
+      request.from === undefined
+        ? undefined
+        : week
+          ? addDays(weekEnd(request.from), -6)
+          : request.from,
+    to: request.to === undefined ? undefined : week ? weekEnd(request.to) : request.to,
+    asOf: request.asOf,
+  };
+}
+
+/** What is read for them: the 6 days before as well, which the first averages need. */
+function readRange(request: FigureRequest): FigureRange {
+  const range = outputRange(request);
+  return {
+    ...range,
+    from: range.from === undefined ? undefined : addDays(range.from, -LOOKBACK_DAYS),
+  };
+}
+
+function figuresOf(
+  days: FigureDay[],
+  populationOf: PopulationOf,
+  period: FigurePeriod,
+): FigureRow[] {
+  const daily = dailyFigures(days, populationOf);
+  return period === 'week' ? weeklyFigures(daily, populationOf) : daily;
+}
+
+/** The rows dated within the request's range (the days read before it only fed the averages). */
+function rowsInRange(rows: FigureRow[], request: FigureRequest): FigureRow[] {
+  const { from } = outputRange(request);
+  const first = from === undefined ? undefined : request.period === 'week' ? weekEnd(from) : from;
+  return first === undefined ? rows : rows.filter((row) => row.date >= first);
+}
+
+/** The CSV columns (the JSON keys, in order) of a series' rows. */
+function columnsOf(metrics: readonly Metric[], region: boolean): string[] {
+  return ['date', 'country', ...(region ? ['countries_reporting'] : []), ...metrics];
+}
