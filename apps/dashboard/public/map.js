@@ -164,8 +164,9 @@ function showTip(target, x, y) {
   tip.style.top = `${Math.max(0, y - box.top + 12)}px`;
 }
 
+/** The shape's link (around the path) when it has one, else the path itself. */
 const shapeOf = (node) =>
-  node instanceof Element ? node.closest('#map-svg a, #map-svg path') : null;
+  node instanceof Element ? (node.closest('#map-svg a') ?? node.closest('#map-svg path')) : null;
 const svg = $('map-svg');
 svg.addEventListener('mousemove', (event) => {
   const shape = shapeOf(event.target);

@@ -273,10 +273,10 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
       "par semaine et par million d'habitants",
     );
     await page.locator('#country-view').selectOption('smoothed_per_million');
-    await page.waitForFunction(() =>
-      document
-        .querySelector('#country-cases .u-title')
-        ?.textContent?.startsWith('Canada — Nouveaux cas'),
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#country-cases .u-title')?.textContent ===
+        "Canada — Nouveaux cas (par jour et par million d'habitants, moyenne sur 7 jours)",
     );
     expect(await drawnLast()).toEqual([
       Math.round((weekly.new_cases_smoothed[last]! * 1e9) / weekly.population!) / 1000,
