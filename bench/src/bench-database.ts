@@ -23,6 +23,9 @@ export const DATA_FILES = {
   mpox: '../shared/data/mpox-owid-2023-11-16.csv.gz',
 };
 
+/** The population table the per-million figures of the series use. */
+export const POPULATION_FILE = '../shared/data/population-owid-2020.csv';
+
 function summaryNumber(stdout: string, pattern: RegExp): number {
   const match = pattern.exec(stdout);
   if (!match) throw new Error(`unexpected import summary:\n${stdout}`);
@@ -65,6 +68,8 @@ export async function prepareDatabase(
       await importWithCli('covid', DATA_FILES.covid, env),
       await importWithCli('mpox', DATA_FILES.mpox, env),
     ];
+    const population = await runCli(['import', 'population', POPULATION_FILE], env);
+    if (population.code !== 0) throw new Error(`import population failed: ${population.stderr}`);
     return { database, imports };
   } catch (error) {
     await database.drop();

@@ -6,6 +6,7 @@ import { FairnessStats } from './fairness-run';
 import { RestateStats } from './restate-run';
 import { SyncReadStats, WriteLatencies } from './sync-run';
 import { CursorPagesStats, formatCursorPages } from './cursor-run';
+import { SeriesStats, formatSeries } from './series-run';
 import { FeedPageStats, formatFeedPage } from './feed-run';
 import { RecordHistoryStats, formatRecordHistory } from './history-run';
 import { LoadStats } from './load-run';
@@ -61,6 +62,8 @@ export interface BenchResult {
   recordHistory?: RecordHistoryStats;
   /** Cursor pages of the list, shallow and deep (since the list formats issue; absent before). */
   cursorPages?: CursorPagesStats;
+  /** `GET /api/covid/series` (issue 44). */
+  series?: SeriesStats;
   create: { api: LoadStats; baseline: LoadStats; minCreatedPerSecond?: number; met?: boolean };
   dump: {
     runs: DumpStats[];
@@ -193,6 +196,7 @@ export function formatResult(result: BenchResult): string {
       : []),
     ...(result.asOf ? [formatAsOf(result.asOf)] : []),
     ...(result.cursorPages ? formatCursorPages(result.cursorPages) : []),
+    ...(result.series ? formatSeries(result.series) : []),
     ...(result.fairness ?? []).map(
       (f) =>
         `Fairness, ${f.dumps} full ${f.format === 'csv' ? 'CSV ' : ''}dumps at once: ${num(f.reads)} small reads at ${f.readsPerSecond}/s, ` +

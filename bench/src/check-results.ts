@@ -118,6 +118,16 @@ function check(result: BenchResult): string[] {
       ),
     'cursor pages: every timed page answered',
   );
+  const series = result.series;
+  expect(
+    series !== undefined &&
+      [series.country, series.world].every((l) => l.reads > 0 && l.failedReads === 0),
+    'series: every timed read answered',
+  );
+  expect(
+    series !== undefined && series.csv.status === 200 && series.csv.rows === DATA_ROWS.covid,
+    'series: the CSV of every place has a row per record',
+  );
   return problems;
 }
 

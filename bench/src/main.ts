@@ -12,6 +12,7 @@ import { runAsOf } from './as-of-run';
 import { runDump } from './dump-run';
 import { runFairness } from './fairness-run';
 import { runCursorPages } from './cursor-run';
+import { runSeries } from './series-run';
 import { runFeedPage } from './feed-run';
 import { runRecordHistory } from './history-run';
 import { runRestateWrites } from './restate-run';
@@ -196,6 +197,9 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
     log('GET /api/covid/data by cursor pages: the whole list, then shallow and deep pages');
     const cursorPages = await runCursorPages(api);
 
+    log('GET /api/covid/series: whole series of a country and of World, every place as CSV');
+    const series = await runSeries(api);
+
     const fairness = [];
     for (const format of ['json', 'csv'] as const) {
       for (const dumps of options.fairnessDumps) {
@@ -279,6 +283,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       feedPage,
       recordHistory,
       cursorPages,
+      series,
       imports,
       routes: routeResults,
       create: {

@@ -74,6 +74,9 @@ describe('a TypeScript client generated from the OpenAPI document', () => {
       new_deaths: 0,
     });
     const samples: Sample[] = [];
+    await t.dataSource.query(
+      "INSERT INTO population (iso3, year, country, population, source) VALUES ('FRA', 2020, 'France', 68147687, 'test')",
+    );
     const call = async (
       method: Sample['method'],
       path: string,
@@ -114,6 +117,10 @@ describe('a TypeScript client generated from the OpenAPI document', () => {
         200,
       );
       await call('get', `/api/${key}/public/countries`, `/api/${key}/public/countries`, 200);
+      await call('get', `/api/${key}/series`, `/api/${key}/series?country=France`, 200);
+      await call('get', `/api/${key}/series`, `/api/${key}/series?country=Europe&period=week`, 200);
+      await call('get', `/api/${key}/series`, `/api/${key}/series?metrics=new_cases_smoothed`, 200);
+      await call('get', `/api/${key}/public/map`, `/api/${key}/public/map?week=2022-06-01`, 200);
       await call('delete', `/api/${key}/data/{id}`, `/api/${key}/data/${id}`, 200);
     }
     await call('get', '/api/covid/public/latest', '/api/covid/public/latest', 200);
@@ -127,6 +134,9 @@ describe('a TypeScript client generated from the OpenAPI document', () => {
     await call('get', '/api/mpox/public/summary', '/api/mpox/public/summary', 200);
     await call('get', '/api/stats/summary', '/api/stats/summary', 200);
     await call('get', '/api/sources', '/api/sources', 200);
+    await call('get', '/api/population', '/api/population', 200);
+    await call('get', '/api/regions', '/api/regions', 200);
+    await call('get', '/api/covid/series', '/api/covid/series?metrics=cases', 400);
     await call('get', '/api/health', '/api/health', 200);
     // Errors, in the one error shape.
     await call('post', '/api/covid/data', '/api/covid/data', 400, { date: 'x' });

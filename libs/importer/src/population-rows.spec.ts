@@ -1,0 +1,66 @@
+import { populationRows } from './population-rows';
+
+const records = (...lines: string[]) =>
+  lines.map((line, i) => ({ cells: line.split(','), line: i + 1 }));
+
+describe('population rows', () => {
+  it('matches places by ISO code first, then name; counts and names the others', () => {
+    const parsed = populationRows(
+      records(
+        'entity,iso_code,year,population',
+        'Francia,FRA,2020,67000000.0',
+        'Kosovo,OWID_KOS,2020,1800000',
+        'World,OWID_WRL,2020,7800000000',
+        'Peru,,2020,33000000',
+        'Atlantis,ATL,2020,10',
+        'France,FRA,2020,1',
+        'Chile,CHL,2020,',
+      ),
+      'table.csv',
+    );
+    expect(parsed).toEqual({
+      rows: [
+        { iso3: 'FRA', year: 2020, country: 'France', population: 67000000, source: 'table.csv' },
+        { iso3: 'XKX', year: 2020, country: 'Kosovo', population: 1800000, source: 'table.csv' },
+        { iso3: 'PER', year: 2020, country: 'Peru', population: 33000000, source: 'table.csv' },
+      ],
+      summary: {
+        rowsRead: 7,
+        matched: 3,
+        aggregates: { World: 1 },
+        unmatched: { Atlantis: 1 },
+        duplicates: { 'France (FRA 2020)': 1 },
+        notReported: 1,
+        invalid: [],
+      },
+    });
+  });
+
+  it('takes the source column when there is one, and reports unreadable rows by line', () => {
+    const parsed = populationRows(
+      records(
+        'Entity,ISO_CODE,Year,Population,Source',
+        'Peru,PER,2020,5,UN WPP',
+        'Chile,CHL,20x,5,',
+        'Chile,CHL,2020,-4,',
+      ),
+      'file',
+    );
+    expect(parsed).toMatchObject({
+      rows: [{ iso3: 'PER', source: 'UN WPP' }],
+      summary: {
+        invalid: [
+          'line 3: year "20x" is not a year',
+          'line 4: population "-4" is not a number of people',
+        ],
+      },
+    });
+  });
+
+  it('refuses a header without the required columns', () => {
+    expect(populationRows(records('country,year,population'), 'f')).toEqual({
+      problem:
+        'unrecognised population header: expected entity,iso_code,year,population (and optionally source), missing entity, iso_code',
+    });
+  });
+});
