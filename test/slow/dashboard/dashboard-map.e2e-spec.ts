@@ -322,4 +322,31 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
       await page.close();
     }
   });
+
+  it('says when a place has no population, and draws no per-million values for it', async () => {
+    const written = await bed.t.http
+      .post('/api/covid/data/bulk')
+      .set(bed.t.auth())
+      .send([
+        {
+          date: day(0),
+          country: 'Atlantis',
+          new_cases: 5,
+          total_cases: 5,
+          new_deaths: 0,
+          total_deaths: 0,
+        },
+      ]);
+    expect(written.status).toBe(200);
+    const { page } = await open(browser, url('country/Atlantis'));
+    await page.waitForSelector('#country-cases canvas');
+    await page.locator('#country-view').selectOption('per_million');
+    await page.waitForFunction(() => document.getElementById('country-message')?.textContent);
+    expect(await page.locator('#country-message').innerText()).toBe(
+      "Population inconnue : pas de valeurs par million d'habitants pour Atlantis.",
+    );
+    expect(await page.locator('#country-cases').getAttribute('data-last')).toBe('[null,null]');
+    await expectCleanText(page);
+    await page.close();
+  });
 });
