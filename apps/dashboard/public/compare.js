@@ -44,7 +44,7 @@ async function showCompare() {
   const view = viewOf($('compare-view'));
   const unit = daily ? newUnit(view, false) : totalUnit(view);
   const missing = histories.filter((h) => lacksPopulation(h, view)).map((h) => h.country);
-  if (missing.length > 0) say('compare-message', `${t('noPopulation')} ${missing.join(', ')}`);
+  if (missing.length > 0) say('compare-message', `${t('noPopulation')} ${missing.join(', ')}.`);
   const weeks = [...new Set(histories.flatMap((h) => h.weeks))].sort();
   const series = histories.map((h, i) => {
     const at = new Map(h.weeks.map((w, j) => [w, j]));

@@ -65,7 +65,8 @@ export async function showCountry(name) {
   }
   say('country-name', covid.country);
   const view = viewOf($('country-view'));
-  if (lacksPopulation(covid, view)) say('country-message', t('noPopulation'));
+  if (lacksPopulation(covid, view))
+    say('country-message', `${t('noPopulation')} ${covid.country}.`);
   const from = rangeStart(covid, $('country-range').value);
   for (const [id, key, color] of [
     ['country-cases', 'new_cases', COLORS[0]],

@@ -13,7 +13,7 @@ const VIEWS = ['overview', 'country', 'compare', 'map', 'status'];
 
 /** The view the URL's fragment names (`#country/France`), shown and loaded. */
 async function route() {
-  const [view, argument] = (location.hash.slice(1) || 'overview').split('/');
+  const [view, argument, ...more] = (location.hash.slice(1) || 'overview').split('/');
   const current = VIEWS.includes(view) ? view : 'overview';
   for (const section of document.querySelectorAll('main > section'))
     section.hidden = section.id !== current;
@@ -23,7 +23,7 @@ async function route() {
   }
   if (current === 'overview') return showOverview();
   if (current === 'status') return showStatus();
-  if (current === 'map') return showMap();
+  if (current === 'map') return showMap(argument ? [argument, ...more] : []);
   try {
     await loadCountryList();
   } catch (error) {

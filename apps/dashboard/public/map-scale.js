@@ -1,6 +1,7 @@
 // The map's colours: a sequential scale of up to seven classes (ColorBrewer's YlOrRd, light to
 // dark), with breaks at the values' quantiles so that skewed figures still spread over the
-// colours, rounded to two significant digits for the legend; grey for no data.
+// colours, rounded to two significant digits for the legend; zero and below a class of their
+// own; grey for no data.
 import { figure, t } from './language.js';
 
 export const NO_DATA = '#cfd4da';
@@ -13,18 +14,31 @@ function rounded(value) {
   return Number((Math.round(value / step) * step).toPrecision(2));
 }
 
-/**
- * The scale of a set of values: `breaks` (ascending; a value v is in class i when i breaks are
- * <= v), a colour per class spread over the palette, and `color(value)`.
- */
-export function colorScale(values) {
-  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+/** Breaks at the `groups`-quantiles of sorted values, rounded, each above the last and the least. */
+function quantileBreaks(sorted, groups) {
   const breaks = [];
-  for (let k = 1; k < PALETTE.length && sorted.length > 0; k++) {
-    const at = rounded(sorted[Math.floor((k * sorted.length) / PALETTE.length)]);
+  for (let k = 1; k < groups && sorted.length > 0; k++) {
+    const at = rounded(sorted[Math.floor((k * sorted.length) / groups)]);
     if (at > sorted[0] && at > (breaks.length ? breaks[breaks.length - 1] : -Infinity))
       breaks.push(at);
   }
+  return breaks;
+}
+
+/**
+ * The scale of a set of values: `breaks` (ascending; a value v is in class i when i breaks are
+ * <= v), a colour and a legend label per class, and `color(value)`. Zero and below (no new case,
+ * or a correction) get a class of their own when other values are above zero: late in a series
+ * many countries report nothing on most days, and quantiles over those zeros would merge
+ * classes.
+ */
+export function colorScale(values) {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  const positive = sorted.filter((v) => v > 0);
+  const zeroClass = positive.length > 0 && positive.length < sorted.length;
+  const breaks = zeroClass
+    ? [Number.MIN_VALUE, ...quantileBreaks(positive, PALETTE.length - 1)]
+    : quantileBreaks(sorted, PALETTE.length);
   const classes = breaks.length + 1;
   const colors = Array.from(
     { length: classes },
@@ -36,7 +50,19 @@ export function colorScale(values) {
     while (i < breaks.length && value >= breaks[i]) i++;
     return colors[i];
   };
-  return { breaks, colors, color, min: sorted[0], max: sorted[sorted.length - 1] };
+  const shown = breaks.map((b) => (b === Number.MIN_VALUE ? 0 : b));
+  const labels = colors.map((_, i) => {
+    if (zeroClass && i === 0) return '≤ 0';
+    if (zeroClass && i === 1) return classes === 2 ? '> 0' : `< ${figure(shown[1])}`;
+    if (i === 0) return `< ${figure(shown[0])}`;
+    if (i === classes - 1) return `≥ ${figure(shown[i - 1])}`;
+    return `${figure(shown[i - 1])} – ${figure(shown[i])}`;
+  });
+  if (classes === 1 && sorted.length > 0) {
+    const [min, max] = [sorted[0], sorted[sorted.length - 1]];
+    labels[0] = min === max ? figure(min) : `${figure(min)} – ${figure(max)}`;
+  }
+  return { colors, labels, color, empty: sorted.length === 0 };
 }
 
 function swatch(color, text) {
@@ -58,19 +84,7 @@ export function drawLegend(element, scale, title) {
   heading.className = 'legend-title';
   heading.textContent = title;
   const list = document.createElement('ul');
-  const { breaks, colors } = scale;
-  if (Number.isFinite(scale.min)) {
-    if (breaks.length === 0) {
-      const only =
-        scale.min === scale.max ? figure(scale.min) : `${figure(scale.min)} – ${figure(scale.max)}`;
-      list.append(swatch(colors[0], only));
-    } else {
-      list.append(swatch(colors[0], `< ${figure(breaks[0])}`));
-      for (let i = 1; i < breaks.length; i++)
-        list.append(swatch(colors[i], `${figure(breaks[i - 1])} – ${figure(breaks[i])}`));
-      list.append(swatch(colors[breaks.length], `≥ ${figure(breaks[breaks.length - 1])}`));
-    }
-  }
+  if (!scale.empty) scale.colors.forEach((color, i) => list.append(swatch(color, scale.labels[i])));
   list.append(swatch(NO_DATA, t('noData')));
   element.append(heading, list);
 }

@@ -164,8 +164,9 @@ function showTip(target, x, y) {
   tip.style.top = `${Math.max(0, y - box.top + 12)}px`;
 }
 
+/** The shape's link (around the path) when it has one, else the path itself. */
 const shapeOf = (node) =>
-  node instanceof Element ? node.closest('#map-svg a, #map-svg path') : null;
+  node instanceof Element ? (node.closest('#map-svg a') ?? node.closest('#map-svg path')) : null;
 const svg = $('map-svg');
 svg.addEventListener('mousemove', (event) => {
   const shape = shapeOf(event.target);
@@ -195,7 +196,30 @@ function clearMap() {
   delete $('map-svg').dataset.drawn;
 }
 
-export async function showMap() {
+const CHOICES = ['map-disease', 'map-metric', 'map-period'];
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The choices a link names (`#map/covid/new_cases_per_million/week/2023-03-08`), set on the
+ * controls; a part that is not one of a control's options is left as the control has it.
+ */
+function applyLink(parts) {
+  for (const [i, id] of CHOICES.entries()) {
+    const select = $(id);
+    if ([...select.options].some((o) => o.value === parts[i])) select.value = parts[i];
+  }
+  if (parts.length > 0) $('map-date').value = DATE.test(parts[3] ?? '') ? parts[3] : '';
+}
+
+/** The link of the controls' choices (the date left out when empty: the latest). */
+function linkOfChoices() {
+  const date = $('map-date').value;
+  return ['map', ...CHOICES.map((id) => $(id).value), ...(date ? [date] : [])].join('/');
+}
+
+/** The map of the choices a link names (none: those of the controls). */
+export async function showMap(parts = []) {
+  applyLink(parts);
   say('map-message', '');
   $('map-tip').hidden = true;
   const metric = $('map-metric').value;
@@ -225,7 +249,10 @@ export async function showMap() {
   svg.dataset.drawn = `${disease}:${metric}:${answer.period}:${answer.date}`;
 }
 
+// The choices go into the URL, so that a map can be shared; the same URL again is drawn again.
 $('map-form').addEventListener('submit', (event) => {
   event.preventDefault();
-  void showMap();
+  const link = linkOfChoices();
+  if (location.hash === `#${link}`) void showMap();
+  else location.hash = link;
 });

@@ -205,6 +205,8 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
     await page.locator('#map-date').fill(day(7));
     await page.locator('#map-form button[type="submit"]').click();
     await page.waitForSelector('#map-svg[data-drawn^="covid:total_cases:week"]');
+    // The choices are in the URL: the map can be shared.
+    expect(page.url()).toBe(url(`map/covid/total_cases/week/${day(7)}`, 'en'));
     const week = await mapAnswer({ metric: 'total_cases', week: day(7) });
     expect(week.period).toBe('week');
     expect(await page.locator('#map-heading').innerText()).toBe(
@@ -221,10 +223,16 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
     expect(await page.locator('#map-heading').innerText()).toBe(
       'COVID-19 — Total cases — Data of 8 Mar 2023',
     );
+    // A shared link draws what it names.
+    await page.goto(url(`map/covid/new_deaths/day/${day(3)}`, 'en'));
+    await page.waitForSelector(`#map-svg[data-drawn="covid:new_deaths:day:${day(3)}"]`);
+    expect(await page.locator('#map-metric').inputValue()).toBe('new_deaths');
+    expect(await page.locator('#map-date').inputValue()).toBe(day(3));
     await page.locator('#map-disease').selectOption('mpox');
+    await page.locator('#map-metric').selectOption('total_cases');
     await page.locator('#map-form button[type="submit"]').click();
     await page.waitForSelector('#map-svg[data-drawn^="mpox:"]');
-    // MPOX was written for the first 20 countries only: they alone are coloured.
+    // MPOX was written for 20 countries only: they alone are coloured.
     const coloured = (await fills(page)).filter(([, fill]) => fill !== NO_DATA_COLOUR);
     expect(coloured).toHaveLength(20);
     await expectCleanText(page);
@@ -265,10 +273,10 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
       "par semaine et par million d'habitants",
     );
     await page.locator('#country-view').selectOption('smoothed_per_million');
-    await page.waitForFunction(() =>
-      document
-        .querySelector('#country-cases .u-title')
-        ?.textContent?.startsWith('Canada — Nouveaux cas'),
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#country-cases .u-title')?.textContent ===
+        "Canada — Nouveaux cas (par jour et par million d'habitants, moyenne sur 7 jours)",
     );
     expect(await drawnLast()).toEqual([
       Math.round((weekly.new_cases_smoothed[last]! * 1e9) / weekly.population!) / 1000,
@@ -313,5 +321,32 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
       expect(problems).toEqual([]);
       await page.close();
     }
+  });
+
+  it('says when a place has no population, and draws no per-million values for it', async () => {
+    const written = await bed.t.http
+      .post('/api/covid/data/bulk')
+      .set(bed.t.auth())
+      .send([
+        {
+          date: day(0),
+          country: 'Atlantis',
+          new_cases: 5,
+          total_cases: 5,
+          new_deaths: 0,
+          total_deaths: 0,
+        },
+      ]);
+    expect(written.status).toBe(200);
+    const { page } = await open(browser, url('country/Atlantis'));
+    await page.waitForSelector('#country-cases canvas');
+    await page.locator('#country-view').selectOption('per_million');
+    await page.waitForFunction(() => document.getElementById('country-message')?.textContent);
+    expect(await page.locator('#country-message').innerText()).toBe(
+      "Population inconnue : pas de valeurs par million d'habitants pour Atlantis.",
+    );
+    expect(await page.locator('#country-cases').getAttribute('data-last')).toBe('[null,null]');
+    await expectCleanText(page);
+    await page.close();
   });
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { SourceRepository } from '@app/database';
 import { Browser, Page } from 'playwright-core';
 import {
+  DESKTOP,
   OUTPUT,
   PHONE,
   expectCleanText,
@@ -56,6 +57,13 @@ describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
       const imported = await bed.cli('import', disease, join(DATA, file));
       expect(imported.code).toBe(0);
     }
+    // Our World in Data's population table, for the per-million views and the map.
+    const population = await bed.cli(
+      'import',
+      'population',
+      join(DATA, 'population-owid-2020.csv'),
+    );
+    expect(population.code).toBe(0);
     browser = await serveToBrowser(bed.t, PORT);
   }, 300_000);
   afterAll(async () => {
@@ -206,8 +214,45 @@ describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
     expect(painted).toBeGreaterThan(1000);
     await expectCleanText(page);
     await page.screenshot({ path: join(OUTPUT, 'compare-desktop.png') });
+    // Per million people, 7-day average: countries of different sizes on one scale.
+    await page.locator('#compare-view').selectOption('smoothed_per_million');
+    await page.locator('#compare-form button[type="submit"]').click();
+    await page.waitForFunction(() =>
+      document.querySelector('#compare-chart .u-title')?.textContent?.includes('par million'),
+    );
+    await page.screenshot({ path: join(OUTPUT, 'compare-per-million-desktop.png') });
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it("draws the world map of the JHU data's latest date, every country with a value coloured", async () => {
+    const answer = (
+      await bed.t.http.get('/api/covid/public/map?metric=new_cases_smoothed_per_million')
+    ).body as { date: string; countries: { iso3: string | null; value: number | null }[] };
+    expect(answer.date).toBe('2023-03-09');
+    const withValue = new Set(answer.countries.filter((c) => c.value != null).map((c) => c.iso3));
+    for (const [viewport, name] of [
+      [DESKTOP, 'map-desktop.png'],
+      [PHONE, 'map-phone.png'],
+    ] as const) {
+      const { page, problems } = await open(
+        browser,
+        `http://127.0.0.1:${PORT}/dashboard#map`,
+        viewport,
+      );
+      await page.waitForSelector('#map-svg[data-drawn]');
+      const shapes = await page.$$eval('#map-svg path', (paths) =>
+        paths.map((p) => [p.getAttribute('data-iso3') ?? '', p.getAttribute('fill')]),
+      );
+      expect(shapes.length).toBe(176);
+      const coloured = shapes.filter(([, fill]) => fill !== '#cfd4da').map(([iso3]) => iso3);
+      expect(coloured.length).toBeGreaterThanOrEqual(150);
+      expect(coloured.every((iso3) => withValue.has(iso3))).toBe(true);
+      expect(shapes.filter(([iso3]) => withValue.has(iso3)).length).toBe(coloured.length);
+      await page.screenshot({ path: join(OUTPUT, name), fullPage: viewport === DESKTOP });
+      expect(problems).toEqual([]);
+      await page.close();
+    }
   });
 
   it('shows the sources only after a token is typed, and "sync not configured" without sync', async () => {
