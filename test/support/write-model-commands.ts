@@ -789,95 +789,115 @@ const shape = (large: number): fc.Arbitrary<Shape> =>
     delta: fc.integer({ min: 1, max: 1000 }),
   });
 
-const writeSpec = (large: number): fc.Arbitrary<Spec> =>
+const writeSpec = (large: number, without: string[]): fc.Arbitrary<Spec> =>
   fc.oneof(
-    {
-      weight: 3,
-      arbitrary: fc.record({ t: fc.constant('post' as const), client, key: keyPick, figures }),
-    },
-    {
-      weight: 4,
-      arbitrary: fc.record(
-        {
-          t: fc.constant('put' as const),
+    ...[
+      {
+        kind: 'post',
+        weight: 3,
+        arbitrary: fc.record({ t: fc.constant('post' as const), client, key: keyPick, figures }),
+      },
+      {
+        kind: 'put',
+        weight: 4,
+        arbitrary: fc.record(
+          {
+            t: fc.constant('put' as const),
+            client,
+            pick: recordPick,
+            figures,
+            same: fc.oneof(
+              { weight: 1, arbitrary: fc.constant(true) },
+              { weight: 6, arbitrary: fc.constant(false) },
+            ),
+            move: keyPick,
+          },
+          { requiredKeys: ['t', 'client', 'pick', 'figures', 'same'] },
+        ),
+      },
+      {
+        kind: 'delete',
+        weight: 2,
+        arbitrary: fc.record({ t: fc.constant('delete' as const), client, pick: recordPick }),
+      },
+      {
+        kind: 'bulk',
+        weight: 3,
+        arbitrary: fc.record({ t: fc.constant('bulk' as const), client, shape: shape(large) }),
+      },
+      {
+        kind: 'import',
+        weight: 2,
+        arbitrary: fc.record({ t: fc.constant('import' as const), shape: shape(large) }),
+      },
+      {
+        kind: 'restore',
+        weight: 2,
+        arbitrary: fc.record(
+          {
+            t: fc.constant('restore' as const),
+            pick: recordPick,
+            revision: fc.integer({ min: 1, max: 4 }),
+          },
+          { requiredKeys: ['t', 'pick'] },
+        ),
+      },
+      {
+        kind: 'revert',
+        weight: 3,
+        arbitrary: fc.record({
+          t: fc.constant('revert' as const),
           client,
-          pick: recordPick,
-          figures,
-          same: fc.oneof(
-            { weight: 1, arbitrary: fc.constant(true) },
-            { weight: 6, arbitrary: fc.constant(false) },
-          ),
-          move: keyPick,
-        },
-        { requiredKeys: ['t', 'client', 'pick', 'figures', 'same'] },
-      ),
-    },
-    {
-      weight: 2,
-      arbitrary: fc.record({ t: fc.constant('delete' as const), client, pick: recordPick }),
-    },
-    {
-      weight: 3,
-      arbitrary: fc.record({ t: fc.constant('bulk' as const), client, shape: shape(large) }),
-    },
-    { weight: 2, arbitrary: fc.record({ t: fc.constant('import' as const), shape: shape(large) }) },
-    {
-      weight: 2,
-      arbitrary: fc.record(
-        {
-          t: fc.constant('restore' as const),
-          pick: recordPick,
-          revision: fc.integer({ min: 1, max: 4 }),
-        },
-        { requiredKeys: ['t', 'pick'] },
-      ),
-    },
-    {
-      weight: 3,
-      arbitrary: fc.record({
-        t: fc.constant('revert' as const),
-        client,
-        since: markPick,
-        dryRun: fc.boolean(),
-      }),
-    },
-    {
-      weight: 2,
-      arbitrary: fc.record({
-        t: fc.constant('prune' as const),
-        before: markPick,
-        dryRun: fc.boolean(),
-      }),
-    },
+          since: markPick,
+          dryRun: fc.boolean(),
+        }),
+      },
+      {
+        kind: 'prune',
+        weight: 2,
+        arbitrary: fc.record({
+          t: fc.constant('prune' as const),
+          before: markPick,
+          dryRun: fc.boolean(),
+        }),
+      },
+    ].filter((choice) => !without.includes(choice.kind)),
   );
 
 /**
  * The commands of a run: `large` weighs the writes of a thousand rows or more against the small
  * ones (8).
  */
-export function writeCommands(large = 1): fc.Arbitrary<fc.AsyncCommand<Model, Real>> {
-  return fc.oneof(
+export function writeCommands(
+  large = 1,
+  without: string[] = [],
+): fc.Arbitrary<fc.AsyncCommand<Model, Real>> {
+  const choices = [
     {
+      kind: 'one',
       weight: 12,
-      arbitrary: writeSpec(large).map((spec) =>
+      arbitrary: writeSpec(large, without).map((spec) =>
         spec.t === 'prune' ? new PruneCommand([spec]) : new WriteCommand([spec]),
       ),
     },
     {
+      kind: 'together',
       weight: 2,
       arbitrary: fc
         .tuple(
-          fc.array(writeSpec(0), { minLength: 2, maxLength: 3 }),
+          fc.array(writeSpec(0, without), { minLength: 2, maxLength: 3 }),
           fc.array(fc.nat(30), { minLength: 3, maxLength: 3 }),
         )
         .map(([specs, delays]) => new WriteCommand(specs, delays)),
     },
     {
+      kind: 'race',
       weight: 1,
       arbitrary: fc
-        .tuple(client, client, fc.nat(), figures, fc.nat(30))
+        .tuple(client, client, markPick, figures, fc.nat(30))
         .map((args) => new RevertRaceCommand(...args)),
     },
-    { weight: 2, arbitrary: fc.nat().map((n) => new AsOfCommand(n)) },
-  );
+    { kind: 'asOf', weight: 2, arbitrary: fc.nat().map((n) => new AsOfCommand(n)) },
+  ];
+  return fc.oneof(...choices.filter((choice) => !without.includes(choice.kind)));
 }
