@@ -638,6 +638,29 @@ export async function checkAsOf(model: Model, real: Real, mark: Mark): Promise<v
   }
 }
 
+/** The store as a partner mirrors it: the change feed read from its start, 10,000 at a time. */
+export async function checkFeed(model: Model, real: Real): Promise<void> {
+  const mirror = new Map<number, Values>();
+  let after = '';
+  for (let pages = 0; pages < 1000; pages++) {
+    const res = await real.t.http.get(`/api/covid/changes?limit=10000${after}`).set(as('alice'));
+    if (res.status !== 200) throw new Error(`the change feed answered ${res.status}`);
+    const page = res.body as {
+      changes: { id: number; record: LiveRecord | null }[];
+      next: string | null;
+    };
+    if (page.next === null) break;
+    for (const c of page.changes) {
+      if (c.record === null) mirror.delete(c.id);
+      else mirror.set(c.id, ordered(c.record));
+    }
+    after = `&after=${page.next}`;
+  }
+  const listed = [...mirror].map(([id, values]) => ({ id, ...values }));
+  const diff = storeDiff(model.state.store, listed);
+  if (diff.length) throw new Error(`the store mirrored from the change feed: ${diff.join('; ')}`);
+}
+
 // ----- the commands ------------------------------------------------------------------------------
 
 const describe = (spec: Spec): string => {

@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import {
   Model,
   Real,
+  checkFeed,
   firstLoad,
   startSystem,
   stopSystem,
@@ -48,6 +49,7 @@ describe(`write paths against a model (${TEST_DB_TYPE})`, () => {
             try {
               const model: Model = await firstLoad(real);
               await fc.asyncModelRun(() => ({ model, real }), cmds);
+              await checkFeed(model, real);
             } finally {
               await stopSystem(real);
             }
