@@ -21,6 +21,8 @@ export interface Revision {
   revertOf?: string;
   kind: Kind;
   values: Values | null;
+  /** A deletion's: the values it removed (a deletion's revision keeps them, for `as_of`). */
+  removed?: Values;
   step: number;
   /** False once `prune-history` removed it. */
   kept: boolean;
@@ -94,7 +96,16 @@ export function write(
     s.keys.set(keyOf(values), id);
   }
   const list = s.revisions.get(id) ?? [];
-  list.push({ actor, revertOf, kind, values: values && ordered(values), step, kept: true });
+  const removed = values === null ? now! : undefined;
+  list.push({
+    actor,
+    revertOf,
+    kind,
+    values: values && ordered(values),
+    removed,
+    step,
+    kept: true,
+  });
   s.revisions.set(id, list);
   return kind;
 }
@@ -230,11 +241,12 @@ function decide(
   if (list.slice(first + 1).some((r) => r.actor !== actor && r.revertOf !== actor)) {
     return { leave: 'others' };
   }
-  const proven = whole
-    ? (first === 0 ? list[0] : list[first - 1]).kept
-    : first > 0 || list[0].kind === 'create';
+  // A creation proves nothing was there; a deletion keeps what it removed; else the revision before.
+  const change = list[first];
+  const proven = change.kind !== 'update' ? change.kept : whole ? list[first - 1].kept : first > 0;
   if (!proven) return { leave: 'unprovable' };
-  const before = first === 0 ? null : list[first - 1].values;
+  const before =
+    change.kind === 'delete' ? change.removed! : first === 0 ? null : list[first - 1].values;
   return sameValues(before, now) ? { leave: 'unchanged' } : { target: before };
 }
 
@@ -246,9 +258,9 @@ const sameDecision = (a: Decision, b: Decision): boolean =>
  * back to its state just before the actor's first such change, unless someone else (anyone but the
  * actor and a revert of the actor's changes) changed it after that change, or that state is no
  * longer in the pruned history (nothing is guessed: a record is removed only when the actor's
- * creation of it is still in the history). A record whose old key another record would hold
- * cannot be put back (`blocked`). `reported`: the records the service said it changed, which
- * settles the ambiguous ones.
+ * creation of it is still in the history; a kept deletion holds what it removed). A record whose
+ * old key a record the revert does not move holds is left alone (`blocked`), the rest reverted.
+ * `reported`: the records the service said it changed, which settles the ambiguous ones.
  */
 export function planRevert(
   s: ModelState,
@@ -282,20 +294,25 @@ export function planRevert(
     else if (decision.leave === 'others') plan.changedByOthers.add(id);
     else if (decision.leave === 'unprovable') plan.unprovable.add(id);
   }
-  // The store once every change is made: a key held twice blocks the records that would take it.
-  const after = new Map(s.store);
-  for (const [id, values] of plan.changes) {
-    if (values === null) after.delete(id);
-    else after.set(id, values);
-  }
-  const holders = new Map<string, number[]>();
-  for (const [id, v] of after) holders.set(keyOf(v), [...(holders.get(keyOf(v)) ?? []), id]);
-  for (const ids of holders.values()) {
-    if (ids.length < 2) continue;
-    for (const id of ids) {
-      if (plan.changes.get(id)) {
-        plan.changes.delete(id);
-        plan.blocked.add(id);
+  // The store once every change is made: a key held twice blocks the records that would take it,
+  // which then stay where they are, and may block others in turn.
+  for (let blocking = true; blocking;) {
+    blocking = false;
+    const after = new Map(s.store);
+    for (const [id, values] of plan.changes) {
+      if (values === null) after.delete(id);
+      else after.set(id, values);
+    }
+    const holders = new Map<string, number[]>();
+    for (const [id, v] of after) holders.set(keyOf(v), [...(holders.get(keyOf(v)) ?? []), id]);
+    for (const ids of holders.values()) {
+      if (ids.length < 2) continue;
+      for (const id of ids) {
+        if (plan.changes.get(id)) {
+          plan.changes.delete(id);
+          plan.blocked.add(id);
+          blocking = true;
+        }
       }
     }
   }
