@@ -80,8 +80,10 @@ describe('history of imports', () => {
     expect(added[0].request_id).toMatch(UUID);
     expect(added[0].request_id).not.toBe(first[0].request_id);
     expect(added[1].request_id).toBe(added[0].request_id);
+  });
 
-    // What readers see of the source: its name, never the secret.
+  it('shows readers each source by its name, never its secret or folder', async () => {
+    const url = sources.url('/covid.csv');
     const feed = await bed.t.http.get('/api/covid/changes').set(bed.t.auth('reader'));
     expect(feed.status).toBe(200);
     const listed = await bed.cli('sources');
