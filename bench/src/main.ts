@@ -15,6 +15,7 @@ import { runCursorPages } from './cursor-run';
 import { runFeedPage } from './feed-run';
 import { runRecordHistory } from './history-run';
 import { runRestateWrites } from './restate-run';
+import { runRevisedFile } from './revised-run';
 import { runSyncReads } from './sync-run';
 import { LoadOptions, LoadStats, combineLoads, runLoad } from './load-run';
 import { PROJECT_ROOT } from './paths';
@@ -242,6 +243,11 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
     );
     const restate = await runRestateWrites(db, options.port + 2, resolve(options.apiMain));
 
+    log(
+      'revised file: writes (POST at 20/s) while the CLI imports the COVID file with 1% of its rows revised',
+    );
+    const revisedFile = await runRevisedFile(db, options.port + 2, resolve(options.apiMain));
+
     log(`POST ${CREATE_PATH}`);
     const bodies = createBodies();
     const createTarget = (server: ServerProcess) => ({
@@ -276,6 +282,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       asOf,
       syncReads,
       restate,
+      revisedFile,
       feedPage,
       recordHistory,
       cursorPages,

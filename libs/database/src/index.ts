@@ -12,3 +12,4 @@ export * from './database-logger';
 export * from './database-deadline';
 export * from './write-transaction';
 export * from './write-batch';
+export * from './sql-lists';

@@ -20,8 +20,8 @@ export function toRecord(row: Row): SeriesRecord {
   return { id: Number(row.id), ...recordValuesOf(row) };
 }
 
-/** Country keys per `IN (...)` list. */
-export const IN_LIMIT = 500;
+/** An `IN (...)` list of ids or country keys (`listChunks`): 500 values per statement at most. */
+export const IN_LIST = { paramsPerItem: 1, bytesPerItem: 150, maxItems: 500 };
 
 /** The columns of a new record, in the order of `upsertParams`. */
 export const INSERT_COLUMNS =
