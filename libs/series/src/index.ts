@@ -11,6 +11,8 @@ export * from './weekly-history';
 export * from './event-loop-turns';
 export * from './history/revision.repository';
 export * from './history/revision-pruner';
+export * from './history/revert-plan';
+export * from './history/record-reverter';
 export * from './history/change-cursor';
 export * from './history/change-feed';
 export * from './list-cursor';

@@ -7,6 +7,7 @@
 import { CliResult, databaseEnv, runCli } from '../../support/cli';
 import { recordBody } from '../../support/fixtures';
 import { snapshot } from '../../support/table-snapshot';
+import { recordClient } from '../../support/record-client';
 import { TOKENS, TestApp, bootTestApp } from '../../support/test-app';
 
 const MALLORY = 'mallory-token-0123456789abcdef';
@@ -14,29 +15,7 @@ const MALLORY = 'mallory-token-0123456789abcdef';
 describe('history, restore and revert (command line)', () => {
   let t: TestApp;
   let cli: (...args: string[]) => Promise<CliResult>;
-  const as = (token: string) => ({ Authorization: `Bearer ${token}` });
-  const write = async (
-    token: string,
-    method: 'post' | 'put' | 'delete',
-    path: string,
-    body?: object,
-  ) => {
-    const res = await t.http[method](`/api/covid/data${path}`).set(as(token)).send(body);
-    expect(res.status).toBeLessThan(300);
-    return res.body as { id?: number };
-  };
-  const record = async (id: number) => {
-    const res = await t.http.get(`/api/covid/data/${id}/history`).set(as(TOKENS.alice));
-    const revisions = res.body as { actor: string; change: string; record: unknown }[];
-    return revisions[revisions.length - 1].record;
-  };
-  const changes = async (id: number) =>
-    (
-      (await t.http.get(`/api/covid/data/${id}/history`).set(as(TOKENS.alice))).body as {
-        actor: string;
-        change: string;
-      }[]
-    ).map((r) => `${r.actor} ${r.change}`);
+  const { as, write, latest: record, changes } = recordClient(() => t);
 
   beforeAll(async () => {
     t = await bootTestApp({

@@ -1,10 +1,10 @@
 import { Command } from 'commander';
 import { parseInstant } from '@app/common';
-import { StoredRevision } from '@app/series';
+import { RevertStep, StoredRevision } from '@app/series';
 import { CliError } from '../cli-error';
 import { withService } from '../cli-context';
 import { textTable } from '../text-table';
-import { RecordHistoryService, RevertStep } from './record-history.service';
+import { RecordHistoryService } from './record-history.service';
 import { seriesNamed } from './series-argument';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -44,6 +44,9 @@ function revisionRows(revisions: StoredRevision[]): string[] {
   return textTable([[...header.slice(0, 6), 'FIGURES'], ...rows]);
 }
 
+const LEFT_ALONE = { conflict: true, pruned: true, clash: true };
+const WRITES = { create: true, update: true, delete: true };
+
 const DONE: Record<string, string> = {
   create: 'brought back',
   update: 'put back',
@@ -51,15 +54,39 @@ const DONE: Record<string, string> = {
   unchanged: 'already as it was',
 };
 
-function stepLine(key: string, step: RevertStep, dryRun: boolean): string {
+const when = (at: number) => new Date(at).toISOString();
+
+/** What revert did, or would do, to one record; `keptSince`: the history's horizon. */
+function stepLine(
+  key: string,
+  step: RevertStep,
+  dryRun: boolean,
+  keptSince: number | null,
+): string {
   const record = `${key} record ${step.recordId}`;
-  if (step.outcome === 'conflict') {
-    const by = step.conflict!;
-    return `${record}: left alone, changed by ${by.actor} at ${new Date(by.at).toISOString()} afterwards`;
+  switch (step.outcome) {
+    case 'conflict':
+      return `${record}: left alone, changed by ${step.conflict!.actor} at ${when(step.conflict!.at)} afterwards`;
+    case 'pruned': {
+      const first = step.first!;
+      const lost =
+        keptSince === null
+          ? 'is not in its history'
+          : `was pruned (history kept from ${when(keptSince)})`;
+      return `${record}: left alone, its state before the change by ${first.actor} at ${when(first.at)} ${lost}`;
+    }
+    case 'clash': {
+      const holder = step.holder!;
+      return `${record}: left alone, record ${holder.recordId} now holds ${holder.country} on ${holder.date}`;
+    }
+    default: {
+      const verb =
+        dryRun && step.outcome !== 'unchanged'
+          ? `would be ${DONE[step.outcome]}`
+          : DONE[step.outcome];
+      return `${record}: ${verb} (${step.undone} change(s) undone)`;
+    }
   }
-  const verb =
-    dryRun && step.outcome !== 'unchanged' ? `would be ${DONE[step.outcome]}` : DONE[step.outcome];
-  return `${record}: ${verb} (${step.undone} change(s) undone)`;
 }
 
 /** `history`, `restore` and `revert`: a record's revisions, and putting records back. */
@@ -112,12 +139,12 @@ export function historyCommands(): Command[] {
       const since = instant(options.since);
       const dryRun = options.dryRun === true;
       return withService(RecordHistoryService, async (service) => {
-        const steps = await service.revert(series, options.actor, since, dryRun);
-        steps.forEach((step) => out(stepLine(series.key, step, dryRun)));
-        const changed = steps.filter((s) => s.outcome !== 'unchanged' && s.outcome !== 'conflict');
-        const left = steps.filter((s) => s.outcome === 'conflict').length;
+        const { steps, keptSince } = await service.revert(series, options.actor, since, dryRun);
+        steps.forEach((step) => out(stepLine(series.key, step, dryRun, keptSince)));
+        const changed = steps.filter((s) => s.outcome in WRITES).length;
+        const left = steps.filter((s) => s.outcome in LEFT_ALONE).length;
         out(
-          `${dryRun ? 'would revert' : 'reverted'}: ${changed.length} record(s); left alone: ${left}` +
+          `${dryRun ? 'would revert' : 'reverted'}: ${changed} record(s); left alone: ${left}` +
             (dryRun ? ' (--dry-run: nothing written)' : ''),
         );
       });

@@ -6,29 +6,15 @@ import { CHANGE_CHANNELS, announceChange } from '@app/messaging';
 import {
   ChangeKind,
   PruneCounts,
+  RecordReverter,
   RecordValues,
+  RevertResult,
   RevisionPruner,
   SeriesDefinition,
   SeriesRepository,
   StoredRevision,
 } from '@app/series';
 import { CliError } from '../cli-error';
-
-/** What `revert` does, or would do, to one record. */
-export interface RevertStep {
-  recordId: number;
-  /** The actor's changes being undone. */
-  undone: number;
-  /** Put back as it was (`create`: brought back, `delete`: removed), or left alone. */
-  outcome: ChangeKind | 'unchanged' | 'conflict';
-  /** The later change by someone else that keeps this record as it is. */
-  conflict?: StoredRevision;
-}
-
-const REVERT_ACTOR = 'cli:revert';
-
-const sameValues = (a: RecordValues | null, b: RecordValues | null): boolean =>
-  JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * Reads a record's history and puts records back as they were: one record (`restore`), or every
@@ -71,45 +57,20 @@ export class RecordHistoryService {
   }
 
   /**
-   * Undoes every change `actor` made at `since` or later: each record goes back to its state
-   * before the actor's first such change, unless someone else changed it afterwards (reported,
-   * left alone). With `dryRun`, only says what it would do.
+   * Undoes every change `actor` (its name ignoring case) made at `since` or later
+   * (`RecordReverter`): each record goes back to its state before the actor's first such change,
+   * or is reported and left alone. With `dryRun`, only says what it would do.
    */
   async revert(
     series: SeriesDefinition,
     actor: string,
     since: number,
     dryRun: boolean,
-  ): Promise<RevertStep[]> {
-    const repository = this.repository(series);
-    const steps: RevertStep[] = [];
-    const targets: { recordId: number; values: RecordValues | null }[] = [];
-    for (const recordId of await repository.revisions.recordsChangedBy(actor, since)) {
-      const revisions = await repository.revisions.ofRecord(recordId);
-      const first = revisions.findIndex((r) => r.actor === actor && r.at >= since);
-      const later = revisions.slice(first);
-      const before = first > 0 ? revisions[first - 1].values : null;
-      const now = revisions[revisions.length - 1].values;
-      const others = later.filter((r) => r.actor !== actor);
-      // A revert run before already put it back: nothing left to do, not a conflict.
-      const reverted = others.every((r) => r.actor === REVERT_ACTOR) && sameValues(before, now);
-      if (others.length > 0 && !reverted) {
-        steps.push({ recordId, undone: 0, outcome: 'conflict', conflict: others[0] });
-        continue;
-      }
-      const outcome = sameValues(before, now)
-        ? 'unchanged'
-        : before === null
-          ? 'delete'
-          : now === null
-            ? 'create'
-            : 'update';
-      const undone = outcome === 'unchanged' ? 0 : later.length;
-      steps.push({ recordId, undone, outcome });
-      if (outcome !== 'unchanged') targets.push({ recordId, values: before });
-    }
-    if (!dryRun && targets.length > 0) await this.apply(series, targets, REVERT_ACTOR);
-    return steps;
+  ): Promise<RevertResult> {
+    const result = await new RecordReverter(this.dataSource, series).revert(actor, since, dryRun);
+    const written = result.steps.some((s) => ['create', 'update', 'delete'].includes(s.outcome));
+    if (!dryRun && written) await this.announce(series);
+    return result;
   }
 
   private async apply(
@@ -129,10 +90,15 @@ export class RecordHistoryService {
       }
       throw error;
     }
-    if (this.config.redisUrl && done.some((kind) => kind !== 'unchanged')) {
+    if (done.some((kind) => kind !== 'unchanged')) await this.announce(series);
+    return done;
+  }
+
+  /** Tells the API instances (with REDIS_URL) to drop their cached reads of `series`. */
+  private async announce(series: SeriesDefinition): Promise<void> {
+    if (this.config.redisUrl) {
       await announceChange(this.config.redisUrl, CHANGE_CHANNELS.records, series.key);
     }
-    return done;
   }
 
   /** Removes the revisions superseded before `before` (`RevisionPruner`); with `dryRun`, counts. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { countryKey } from '@app/common';
 import { SqlStatement, idConditions, listChunks, placeholders, withDeadline } from '@app/database';
-import { Row, recordValuesOf } from '../record-rows';
+import { IN_LIMIT, Row, recordValuesOf } from '../record-rows';
 import { ChangeOrigin, RecordValues, SeriesDefinition } from '../series.types';
 
 /** What a revision did to its record. */
@@ -32,6 +32,8 @@ export interface StoredRevision {
   requestId: string | null;
   kind: ChangeKind;
   values: RecordValues | null;
+  /** A deletion: the values the record had when it was deleted (never shown). */
+  removed?: RecordValues;
 }
 
 /** A stored revision with its place in the change feed. */
@@ -103,6 +105,7 @@ function toRevision(row: Row): StoredRevision {
     kind: String(row.kind) as ChangeKind,
     // A deletion keeps no values.
     values: row.kind === 'delete' ? null : recordValuesOf(row),
+    ...(row.kind === 'delete' && row.date !== null ? { removed: recordValuesOf(row) } : {}),
   };
 }
 
@@ -242,10 +245,18 @@ export class RevisionRepository {
     };
   }
 
-  /** The records that `actor` changed at `since` (epoch ms) or later, by id. */
-  async recordsChangedBy(actor: string, since: number): Promise<number[]> {
-    const rows = await this.dataSource.query<Row[]>(
-      `SELECT DISTINCT record_id FROM ${this.table} WHERE actor = ? AND at >= ? ORDER BY record_id`,
+  /**
+   * The records that `actor` (its name ignoring case) changed at `since` (epoch ms) or later, by
+   * id; through `manager`, inside its transaction, if given.
+   */
+  async recordsChangedBy(
+    actor: string,
+    since: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<number[]> {
+    const rows = await manager.query<Row[]>(
+      `SELECT DISTINCT record_id FROM ${this.table} WHERE LOWER(actor) = LOWER(?) AND at >= ?
+       ORDER BY record_id`,
       [actor, since],
     );
     return rows.map((row) => Number(row.record_id));
@@ -262,6 +273,21 @@ export class RevisionRepository {
       this.deadlineMs,
     );
     return rows.map(toRevision);
+  }
+
+  /** The revisions of the records `ids`, oldest first, by record; through `manager`. */
+  async ofRecords(manager: EntityManager, ids: number[]): Promise<Map<number, StoredRevision[]>> {
+    const byRecord = new Map<number, StoredRevision[]>(ids.map((id) => [id, []]));
+    for (let start = 0; start < ids.length; start += IN_LIMIT) {
+      const some = ids.slice(start, start + IN_LIMIT);
+      const rows = await manager.query<Row[]>(
+        `SELECT id, record_id, at, actor, request_id, kind, ${VALUE_COLUMNS} FROM ${this.table}
+         WHERE record_id IN (${some.map(() => '?').join(', ')}) ORDER BY record_id, id`,
+        some,
+      );
+      for (const row of rows) byRecord.get(Number(row.record_id))?.push(toRevision(row));
+    }
+    return byRecord;
   }
 
   /**

@@ -1,0 +1,211 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { isUniqueViolation, writeTransaction } from '@app/database';
+import { canonicalCountryName } from '@app/countries';
+import { countryKey } from '@app/common';
+import { INSERT_COLUMNS, IN_LIMIT, Row, recordValuesOf, upsertParams } from '../record-rows';
+import { RecordValues, SeriesDefinition } from '../series.types';
+import {
+  PlannedStep,
+  REVERT_ACTOR,
+  RevertStep,
+  RevertWrite,
+  orderWrites,
+  planRecord,
+  recordKey,
+} from './revert-plan';
+import { NewRevision, RevisionRepository } from './revision.repository';
+
+/** Runs of a revert whose write met a key taken meanwhile (MySQL): the next run sees it. */
+const CLASH_ATTEMPTS = 3;
+
+/** What a revert did, or would do: a step per record, and the history's horizon. */
+export interface RevertResult {
+  steps: RevertStep[];
+  /** The moment before which the history was pruned (null: whole). */
+  keptSince: number | null;
+}
+
+/**
+ * `revert`: undoes every change an actor made since a moment (the leaked-token case). The check
+ * (who changed each record afterwards, which keys are free) and the writes are one transaction:
+ * on MySQL the records' rows and the keys they go back to are locked (`FOR UPDATE`) before their
+ * history is read, at READ COMMITTED so that the read sees every write committed before the lock;
+ * SQLite's write transaction holds the only writer. A concurrent write is thus either seen (the
+ * record is left alone) or waits and comes after the revert. A dry run plans the same way,
+ * without locks or writes.
+ */
+export class RecordReverter {
+  private readonly table: string;
+  private readonly revisions: RevisionRepository;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    definition: SeriesDefinition,
+  ) {
+    this.table = dataSource.getRepository(definition.entity).metadata.tableName;
+    this.revisions = new RevisionRepository(dataSource, definition);
+  }
+
+  async revert(actor: string, since: number, dryRun: boolean): Promise<RevertResult> {
+    const keptSince = await this.revisions.keptSince();
+    if (dryRun) {
+      return { steps: await this.run(this.dataSource.manager, actor, since, false), keptSince };
+    }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const steps = await writeTransaction(
+          this.dataSource,
+          (manager) => this.run(manager, actor, since, true),
+          'READ COMMITTED',
+        );
+        return { steps, keptSince };
+      } catch (error) {
+        // A key this revert found free was taken by a concurrent insert before its own write.
+        if (!isUniqueViolation(error) || attempt >= CLASH_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  /** Plans the revert and, with `write`, applies it (inside the caller's transaction). */
+  private async run(
+    manager: EntityManager,
+    actor: string,
+    since: number,
+    write: boolean,
+  ): Promise<RevertStep[]> {
+    const mysqlLock = write && this.dataSource.options.type === 'mysql';
+    const ids = await this.revisions.recordsChangedBy(actor, since, manager);
+    const current = await this.currentRows(manager, ids, mysqlLock);
+    const histories = await this.revisions.ofRecords(manager, ids);
+    const steps: PlannedStep[] = [];
+    for (const id of ids) {
+      const step = planRecord(histories.get(id) ?? [], actor, since);
+      if (step) steps.push(step);
+    }
+    const moving = steps.filter((s) => s.target !== undefined);
+    const currentKeys = new Map<number, string>();
+    for (const step of moving) {
+      const values = current.get(step.recordId);
+      if (values) currentKeys.set(step.recordId, recordKey(values));
+    }
+    const holders = await this.holders(manager, moving, currentKeys, mysqlLock);
+    const writes = orderWrites(moving, holders, currentKeys);
+    if (write && writes.length > 0) await this.apply(manager, writes, current);
+    return steps.map(({ target: _target, ...step }) => step);
+  }
+
+  /** The records `ids` that exist, by id; locked on MySQL when `lock`. */
+  private async currentRows(
+    manager: EntityManager,
+    ids: number[],
+    lock: boolean,
+  ): Promise<Map<number, RecordValues>> {
+    const found = new Map<number, RecordValues>();
+    for (let start = 0; start < ids.length; start += IN_LIMIT) {
+      const some = ids.slice(start, start + IN_LIMIT);
+      const rows = await manager.query<Row[]>(
+        `SELECT id, date, country, total_cases, new_cases, total_deaths, new_deaths
+         FROM ${this.table} WHERE id IN (${some.map(() => '?').join(', ')})
+         ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
+        some,
+      );
+      for (const row of rows) found.set(Number(row.id), recordValuesOf(row));
+    }
+    return found;
+  }
+
+  /**
+   * The record holding each key that `steps` go back to; locked on MySQL when `lock`. A record
+   * that keeps its country and date holds its own key (the unique index says so): no look-up.
+   */
+  private async holders(
+    manager: EntityManager,
+    steps: PlannedStep[],
+    currentKeys: Map<number, string>,
+    lock: boolean,
+  ): Promise<Map<string, number>> {
+    const holders = new Map<string, number>();
+    const wanted = new Map<string, RecordValues>();
+    for (const { recordId, target } of steps) {
+      if (!target) continue;
+      const key = recordKey(target);
+      if (currentKeys.get(recordId) === key) holders.set(key, recordId);
+      else wanted.set(key, target);
+    }
+    for (const key of holders.keys()) wanted.delete(key);
+    // One look-up per key, by the unique index: a list of pairs would not use it on every database.
+    for (const [key, values] of wanted) {
+      const [row] = await manager.query<Row[]>(
+        `SELECT id FROM ${this.table} WHERE country_key = ? AND date = ?${lock ? ' FOR UPDATE' : ''}`,
+        [countryKey(canonicalCountryName(values.country)), values.date],
+      );
+      if (row) holders.set(key, Number(row.id));
+    }
+    return holders;
+  }
+
+  /** Runs `writes` in order and appends one revision per record, as one change set. */
+  private async apply(
+    manager: EntityManager,
+    writes: RevertWrite[],
+    current: Map<number, RecordValues>,
+  ): Promise<void> {
+    const revisions: NewRevision[] = [];
+    for (const step of writes) {
+      if (step.kind === 'delete') {
+        await this.remove(manager, [step.recordId]);
+        const values = current.get(step.recordId) ?? null;
+        revisions.push({ recordId: step.recordId, kind: 'delete', values });
+      } else if (step.kind === 'put') {
+        const values = canonical(step.values);
+        const exists = current.has(step.recordId);
+        if (exists) {
+          await manager.query(
+            `UPDATE ${this.table} SET ${INSERT_COLUMNS.split(', ')
+              .map((column) => `${column} = ?`)
+              .join(', ')} WHERE id = ?`,
+            [...upsertParams(values), step.recordId],
+          );
+        } else {
+          await this.insert(manager, step.recordId, values);
+        }
+        revisions.push({ recordId: step.recordId, kind: exists ? 'update' : 'create', values });
+      } else {
+        // Each key is held by another of these records: all leave, then come back with their ids.
+        await this.remove(
+          manager,
+          step.records.map((r) => r.recordId),
+        );
+        for (const { recordId, values } of step.records) {
+          await this.insert(manager, recordId, canonical(values));
+          revisions.push({ recordId, kind: 'update', values: canonical(values) });
+        }
+      }
+    }
+    const changes = this.revisions.changeSet({ actor: REVERT_ACTOR });
+    await changes.append(manager, revisions);
+    await changes.seal(manager);
+  }
+
+  private async remove(manager: EntityManager, ids: number[]): Promise<void> {
+    for (let start = 0; start < ids.length; start += IN_LIMIT) {
+      const some = ids.slice(start, start + IN_LIMIT);
+      await manager.query(
+        `DELETE FROM ${this.table} WHERE id IN (${some.map(() => '?').join(', ')})`,
+        some,
+      );
+    }
+  }
+
+  private async insert(manager: EntityManager, id: number, values: RecordValues): Promise<void> {
+    await manager.query(
+      `INSERT INTO ${this.table} (id, ${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [id, ...upsertParams(values)],
+    );
+  }
+}
+
+function canonical(values: RecordValues): RecordValues {
+  const country = canonicalCountryName(values.country);
+  return country === values.country ? values : { ...values, country };
+}
