@@ -21,16 +21,41 @@ export const TRUST_PROXY_TRUE_REFUSED =
   'TRUST_PROXY=true is refused: it trusts every hop, so a client can forge X-Forwarded-For and ' +
   `pick its own address (and rate-limit budget); set ${WHAT_TO_SET}`;
 
-/** An address (`10.0.0.2`, `::1`) or a CIDR (`172.16.0.0/12`, `fd00::/8`), checked by Node. */
-function isAddressOrCidr(entry: string): boolean {
+/**
+ * The widest CIDRs accepted: the widest private ranges, 10.0.0.0/8 and fc00::/7. A wider one
+ * (`0.0.0.0/1`, `::/0`) trusts public addresses, so any client could forge its own.
+ */
+export const MIN_TRUSTED_PREFIX = { ipv4: 8, ipv6: 7 } as const;
+
+/**
+ * IPv4-mapped IPv6 (`::ffff:10.0.0.1`, `::ffff:a00:1`, `0:0:0:0:0:ffff:...`): proxy-addr matches
+ * `/n` of it as the IPv4 `/(n-96)`. The URL parser writes every spelling of an IPv6 one way.
+ */
+function isIpv4Mapped(address: string): boolean {
+  return /^\[::ffff:[0-9a-f]{1,4}:[0-9a-f]{1,4}\]$/.test(new URL(`http://[${address}]/`).hostname);
+}
+
+/**
+ * What is wrong with an address (`10.0.0.2`, `::1`) or a CIDR (`172.16.0.0/12`, `fd00::/8`),
+ * checked by Node: undefined when it is fine, `malformed` or `too-wide`.
+ */
+function addressOrCidrProblem(entry: string): 'malformed' | 'too-wide' | undefined {
   const slash = entry.indexOf('/');
   const address = slash < 0 ? entry : entry.slice(0, slash);
   // Zone ids (`fe80::1%eth0`) never appear in X-Forwarded-For.
   const version = address.includes('%') ? 0 : isIP(address);
-  if (version === 0) return false;
-  if (slash < 0) return true;
-  const prefix = entry.slice(slash + 1);
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+  if (version === 0) return 'malformed';
+  if (slash < 0) return undefined;
+  const text = entry.slice(slash + 1);
+  const prefix = Number(text);
+  if (!/^\d{1,3}$/.test(text) || prefix > (version === 4 ? 32 : 128)) return 'malformed';
+  const widest =
+    version === 6 && isIpv4Mapped(address)
+      ? 96 + MIN_TRUSTED_PREFIX.ipv4
+      : version === 4
+        ? MIN_TRUSTED_PREFIX.ipv4
+        : MIN_TRUSTED_PREFIX.ipv6;
+  return prefix < widest ? 'too-wide' : undefined;
 }
 
 function readTrustProxy(value: string | undefined): TrustProxy | { problem: string } {
@@ -46,12 +71,23 @@ function readTrustProxy(value: string | undefined): TrustProxy | { problem: stri
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean);
-  const bad = entries.filter(
-    (entry) => !NAMED_PROXY_RANGES.includes(entry) && !isAddressOrCidr(entry),
+  const problems = entries.map((entry) =>
+    NAMED_PROXY_RANGES.includes(entry) ? undefined : addressOrCidrProblem(entry),
   );
+  const bad = entries.filter((_, i) => problems[i] === 'malformed');
+  const wide = entries.filter((_, i) => problems[i] === 'too-wide');
   if (entries.length === 0 || bad.length > 0) {
     const what = bad.length ? `not an address, CIDR or range name: "${bad.join('", "')}"` : 'empty';
     return { problem: `TRUST_PROXY: ${what}; set ${WHAT_TO_SET}` };
+  }
+  if (wide.length > 0) {
+    const { ipv4, ipv6 } = MIN_TRUSTED_PREFIX;
+    return {
+      problem:
+        `TRUST_PROXY: "${wide.join('", "')}" is refused: it trusts public addresses, so a ` +
+        `client could forge X-Forwarded-For; a CIDR may be at widest /${ipv4} for IPv4 ` +
+        `(::ffff:a.b.c.d/${96 + ipv4} when IPv4-mapped) and /${ipv6} for IPv6; set ${WHAT_TO_SET}`,
+    };
   }
   return entries;
 }

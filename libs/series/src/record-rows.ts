@@ -23,6 +23,9 @@ export function toRecord(row: Row): SeriesRecord {
 /** An `IN (...)` list of ids or country keys (`listChunks`): 500 values per statement at most. */
 export const IN_LIST = { paramsPerItem: 1, bytesPerItem: 150, maxItems: 500 };
 
+/** Country keys or ids per `IN (...)` list, for the loops that slice by count. */
+export const IN_LIMIT = IN_LIST.maxItems;
+
 /** The columns of a new record, in the order of `upsertParams`. */
 export const INSERT_COLUMNS =
   'date, country, country_key, total_cases, new_cases, total_deaths, new_deaths';

@@ -174,10 +174,19 @@ export class SeriesRepository {
   async dailyWorld(): Promise<DailyValues[]> {
     const rows = await this.rows(
       `SELECT date, SUM(new_cases) AS new_cases, SUM(new_deaths) AS new_deaths,
-              SUM(total_cases) AS total_cases, SUM(total_deaths) AS total_deaths
+              ${this.sumOfIntegers('total_cases')} AS total_cases,
+              ${this.sumOfIntegers('total_deaths')} AS total_deaths
        FROM ${this.table} GROUP BY date ORDER BY date`,
     );
     return rows.map(toDaily);
+  }
+
+  /**
+   * The sum of a BIGINT column, always a number: SQLite's SUM fails on an integer overflow past
+   * 2^63 (a thousand countries at the largest total), its TOTAL adds as doubles; MySQL's is exact.
+   */
+  private sumOfIntegers(column: string): string {
+    return this.dataSource.options.type === 'mysql' ? `SUM(${column})` : `TOTAL(${column})`;
   }
 
   /** Each country's most recent record. */

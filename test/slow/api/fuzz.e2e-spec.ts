@@ -171,7 +171,12 @@ const validRecord = fc
     date: validDate,
     country: fc.constantFrom('Fuzzland', 'Côte d’Azur', 'Ελλάδα', ' fuzzland ', 'Nowhere'),
     total_cases: fc.nat(),
-    new_cases: fc.double({ noNaN: true, noDefaultInfinity: true }),
+    // Within the bound of a daily figure (2^53-1 in magnitude).
+    new_cases: fc.double({
+      noNaN: true,
+      min: -Number.MAX_SAFE_INTEGER,
+      max: Number.MAX_SAFE_INTEGER,
+    }),
     total_deaths: fc.nat(),
     new_deaths: fc.integer(),
   })

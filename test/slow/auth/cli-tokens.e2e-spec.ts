@@ -193,6 +193,49 @@ describe('admin command line: tokens', () => {
     expect((await get(token)).status).toBe(401);
   });
 
+  it('keeps one client whatever the letter case: one spelling, one budget, one actor', async () => {
+    const first = tokenOf(await cli('tokens', 'create', 'Partner'));
+    const rotated = await cli('tokens', 'rotate', 'PARTNER');
+    const second = tokenOf(rotated);
+    expect(rotated.stderr).toMatch(/^New token for "Partner" \(prefix /);
+    expect((await cli('tokens', 'scope', 'partner', 'covid:read,covid:write')).code).toBe(0);
+    await tokens.refresh();
+    const ids: number[] = [];
+    for (const [i, token] of [first, second].entries()) {
+      const res = await t.http
+        .post('/api/covid/data')
+        .set('Authorization', `Bearer ${token}`)
+        .send({ ...RECORD, country: 'Casefold', date: `2021-01-0${i + 1}` });
+      expect(res.status).toBe(201);
+      ids.push(res.body.id as number);
+    }
+    for (const id of ids) {
+      const history = await t.http.get(`/api/covid/data/${id}/history`).set(t.auth());
+      expect(history.body).toEqual([expect.objectContaining({ actor: 'Partner' })]);
+    }
+    const listed = (await cli('tokens', 'list')).stdout.split('\n');
+    const rows = listed.filter((line) => /^partner /i.test(line));
+    expect(rows).toHaveLength(2);
+    expect(rows.every((line) => line.startsWith('Partner '))).toBe(true);
+
+    // One budget for both tokens: five requests in all (the two POSTs above included),
+    // whichever token sends them.
+    expect(await cli('tokens', 'limit', 'PaRtNeR', '5/60')).toMatchObject({ code: 0 });
+    await tokens.refresh();
+    const statuses = [];
+    for (const token of [first, second, first, second]) statuses.push((await get(token)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+
+    expect(await cli('tokens', 'revoke', 'PARTNER')).toEqual({
+      code: 0,
+      stdout: 'Revoked 2 token(s) of "PARTNER".\n',
+      stderr: '',
+    });
+    // A later first token keeps the first spelling.
+    const again = await cli('tokens', 'create', 'PARTNER');
+    expect(again.stderr).toMatch(/^Token issued for "Partner" \(prefix /);
+  });
+
   it('issues one first token when several "tokens create" of one client run at once', async () => {
     const runs = await Promise.all(
       Array.from({ length: 6 }, () => cli('tokens', 'create', 'race')),

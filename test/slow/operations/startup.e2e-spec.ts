@@ -33,6 +33,8 @@ describe('the production start command', () => {
     [{ NODE_ENV: 'production' }, 'DB_TYPE'],
     [{ API_TOKENS: 'nocolon' }, 'API_TOKENS'],
     [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY=true is refused: it trusts every hop'],
+    [{ TRUST_PROXY: '0.0.0.0/0' }, 'TRUST_PROXY: "0.0.0.0/0" is refused: it trusts public'],
+    [{ TRUST_PROXY: '::ffff:10.0.0.1/96' }, 'TRUST_PROXY: "::ffff:10.0.0.1/96" is refused'],
   ])('stops at start-up on %p, naming %s', (env, variable) => {
     const result = startWith(env);
     expect(result.status).toBe(1);

@@ -21,6 +21,8 @@ interface KnownToken {
   /** Database tokens only: row id (for `last_used_at`) and the end of a rotation's grace period. */
   id?: number;
   expiresAt?: number | null;
+  /** `API_TOKENS` tokens only: the client's name as its first entry spells it. */
+  staticName?: string;
 }
 
 const CALLER = Symbol('caller');
@@ -44,6 +46,8 @@ interface RequestLike {
 export class TokenService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Tokens');
   private readonly staticTokens = new Map<string, KnownToken>();
+  /** The first spelling of each `API_TOKENS` client, by its name in lower case. */
+  private readonly staticNames = new Map<string, string>();
   private databaseTokens = new Map<string, KnownToken>();
   private revision = -1;
   private refreshing?: Promise<void>;
@@ -60,7 +64,8 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
     for (const { client, token, budget, scopes } of config.apiTokens) {
       const hash = hashToken(token);
       this.staticTokens.set(hash.toString('hex'), {
-        client,
+        client: spelling(this.staticNames, client),
+        staticName: spelling(this.staticNames, client),
         hash,
         budget,
         scopes: new Set(scopes),
@@ -126,11 +131,12 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
       const revision = await this.repository.currentRevision();
       if (revision !== this.revision) {
         const tokens = await this.repository.activeTokens(Date.now());
+        const names = new Map<string, string>();
         this.databaseTokens = new Map(
           tokens.map((t) => [
             t.hash,
             {
-              client: t.client,
+              client: spelling(names, t.client),
               hash: Buffer.from(t.hash, 'hex'),
               id: t.id,
               expiresAt: t.expiresAt,
@@ -139,6 +145,9 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
             },
           ]),
         );
+        for (const known of this.staticTokens.values()) {
+          known.client = spelling(names, known.staticName ?? known.client);
+        }
         this.revision = revision;
       }
       if (this.refreshFailing) this.logger.log('Token store reachable again');
@@ -167,4 +176,17 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
 
 function name(error: unknown): string {
   return error instanceof Error ? error.name : 'Error';
+}
+
+/**
+ * A client's one spelling: names match ignoring case, so `Partner` and `PARTNER` are one client,
+ * with one rate-limit budget and one actor in the history. The first spelling met wins: the
+ * database's (where the command line keeps one per client), else `API_TOKENS`' first entry.
+ */
+function spelling(names: Map<string, string>, client: string): string {
+  const key = client.toLowerCase();
+  const known = names.get(key);
+  if (known !== undefined) return known;
+  names.set(key, client);
+  return client;
 }

@@ -24,7 +24,7 @@ export class TokenAdminService {
     client: string,
     scopes: Scope[],
     budget?: RateBudget,
-  ): Promise<{ token: string; prefix: string }> {
+  ): Promise<{ client: string; token: string; prefix: string }> {
     checkClient(client);
     const issued = await this.issue(client, 'first', undefined, { budget: budget ?? null, scopes });
     if (!issued) {
@@ -43,7 +43,13 @@ export class TokenAdminService {
     client: string,
     graceMs?: number,
     grant: TokenGrant = {},
-  ): Promise<{ token: string; prefix: string; oldPrefixes: string[]; graceUntil?: number }> {
+  ): Promise<{
+    client: string;
+    token: string;
+    prefix: string;
+    oldPrefixes: string[];
+    graceUntil?: number;
+  }> {
     checkClient(client);
     const graceUntil = graceMs === undefined ? undefined : Date.now() + graceMs;
     const issued = await this.issue(client, 'rotation', graceUntil, grant);
@@ -95,24 +101,27 @@ export class TokenAdminService {
     return (await this.tokens.list()).map((t) => ({ ...t, state: stateOf(t, now) }));
   }
 
-  /** Null when the client's tokens forbid it (see `ApiTokenRepository.create`). */
+  /**
+   * Null when the client's tokens forbid it (see `ApiTokenRepository.create`); `client`: the name
+   * as stored, the spelling of the client's first token.
+   */
   private async issue(
     client: string,
     kind: 'first' | 'rotation',
     graceUntil: number | undefined,
     grant: TokenGrant,
-  ): Promise<{ token: string; prefix: string; oldPrefixes: string[] } | null> {
+  ): Promise<{ client: string; token: string; prefix: string; oldPrefixes: string[] } | null> {
     const { token, prefix, hash } = generateToken();
-    const oldPrefixes = await this.tokens.create(
+    const stored = await this.tokens.create(
       { client, hash, prefix },
       Date.now(),
       kind,
       graceUntil,
       grant,
     );
-    if (oldPrefixes === null) return null;
+    if (stored === null) return null;
     await this.announce();
-    return { token, prefix, oldPrefixes };
+    return { ...stored, token, prefix };
   }
 
   /** Other API instances reload at once when Redis is configured (else within their interval). */

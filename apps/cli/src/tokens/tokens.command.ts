@@ -75,16 +75,16 @@ export function tokensCommand(): Command {
       return withService(
         TokenAdminService,
         async (admin) => {
-          const { token, prefix } = await admin.create(client, scopes, budget ?? undefined);
+          const issued = await admin.create(client, scopes, budget ?? undefined);
           err(
-            `Token issued for "${client}" (prefix ${prefix}). Store it now: it is never shown again.`,
+            `Token issued for "${issued.client}" (prefix ${issued.prefix}). Store it now: it is never shown again.`,
           );
           err(
             options.scope === undefined
               ? `Scopes: ${formatScopes(scopes)} (the default: reading only; --scope or "tokens scope" grants more).`
               : `Scopes: ${formatScopes(scopes)}.`,
           );
-          out(token);
+          out(issued.token);
         },
         'create',
       );
@@ -145,10 +145,10 @@ export function tokensCommand(): Command {
         const r = await admin.rotate(client, grace, { budget, scopes });
         const until =
           r.graceUntil === undefined
-            ? `stay valid until "tokens revoke ${client} --token-prefix <prefix>"`
+            ? `stay valid until "tokens revoke ${r.client} --token-prefix <prefix>"`
             : `stay valid until ${formatTime(r.graceUntil)}`;
         err(
-          `New token for "${client}" (prefix ${r.prefix}). Store it now: it is never shown again.`,
+          `New token for "${r.client}" (prefix ${r.prefix}). Store it now: it is never shown again.`,
         );
         err(`Old token(s) ${r.oldPrefixes.join(', ')} ${until}.`);
         out(r.token);

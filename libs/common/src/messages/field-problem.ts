@@ -12,10 +12,12 @@ export type FieldProblem = { field: string } & (
   | { problem: 'not-a-string' }
   | { problem: 'control-character' }
   | { problem: 'lone-surrogate' }
+  | { problem: 'formula-start' }
   | { problem: 'length-out-of-range'; min: number; max: number }
   | { problem: 'not-an-integer-in-range'; min: number; max: number }
   | { problem: 'not-an-integer-from'; min: number }
   | { problem: 'not-a-number' }
+  | { problem: 'number-out-of-range'; min: number; max: number }
   | { problem: 'later-than'; other: string }
   | { problem: 'not-one-of'; values: readonly string[] }
   | { problem: 'not-a-cursor' }

@@ -21,6 +21,8 @@ function wording(p: FieldProblem): string {
       return 'ne doit pas contenir de caractères de contrôle';
     case 'lone-surrogate':
       return 'ne doit pas contenir de demi-caractère Unicode isolé';
+    case 'formula-start':
+      return 'ne doit pas commencer par =, +, - ou @ (un tableur y verrait une formule)';
     case 'length-out-of-range':
       return `doit contenir de ${p.min} à ${p.max} caractères`;
     case 'not-an-integer-in-range':
@@ -31,6 +33,8 @@ function wording(p: FieldProblem): string {
         : 'doit être un entier positif ou nul';
     case 'not-a-number':
       return 'doit être un nombre';
+    case 'number-out-of-range':
+      return `doit être un nombre de ${p.min} à ${p.max}`;
     case 'later-than':
       return `doit être antérieure ou égale à ${p.other}`;
     case 'not-one-of':

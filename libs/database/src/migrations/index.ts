@@ -12,6 +12,7 @@ import { RevisionCommits1765000000000 } from './1765000000000-revision-commits';
 import { RevisionAsOf1765100000000 } from './1765100000000-revision-as-of';
 import { SourceImports1765200000000 } from './1765200000000-source-imports';
 import { HistoryHorizons1765300000000 } from './1765300000000-history-horizons';
+import { OneSpellingPerClient1765410000000 } from './1765410000000-one-spelling-per-client';
 import { ImportActorNames1765450000000 } from './1765450000000-import-actor-names';
 
 /** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
@@ -30,5 +31,6 @@ export const MIGRATIONS = [
   RevisionAsOf1765100000000,
   SourceImports1765200000000,
   HistoryHorizons1765300000000,
+  OneSpellingPerClient1765410000000,
   ImportActorNames1765450000000,
 ];

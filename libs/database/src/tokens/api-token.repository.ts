@@ -30,6 +30,7 @@ export interface TokenSummary {
 }
 
 export interface NewToken {
+  /** As the command was given it; stored as the client's first token spells it, if any. */
   client: string;
   hash: string;
   prefix: string;
@@ -90,11 +91,12 @@ export class ApiTokenRepository {
     return Number(row.revision);
   }
 
-  /** Tokens neither revoked nor expired at `now`. */
+  /** Tokens neither revoked nor expired at `now`, oldest first. */
   async activeTokens(now: number): Promise<ActiveToken[]> {
     const rows = await this.dataSource.query<Row[]>(
       `SELECT id, client, token_hash, expires_at, rate_limit, rate_window_seconds, scopes
-       FROM api_tokens WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
+       FROM api_tokens WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)
+       ORDER BY created_at, id`,
       [now],
     );
     return rows.map((row) => ({
@@ -128,8 +130,10 @@ export class ApiTokenRepository {
 
   /**
    * Adds a token for a client, unless what the client holds forbids it: a `first` token only when
-   * the client has no valid one, a `rotation` only when it has one. Returns the prefixes of the
-   * client's valid tokens before, or null when refused. With `graceUntil`, those tokens expire
+   * the client has no valid one, a `rotation` only when it has one. Returns the client's name as
+   * stored and the prefixes of its valid tokens before, or null when refused. The name keeps the
+   * spelling of the client's first token, revoked or not (`Partner`, then `rotate PARTNER`: one
+   * client, one rate-limit budget, one actor in the history). With `graceUntil`, those tokens expire
    * then. One write transaction: the check, the new token and the old tokens' deadline cannot be
    * interleaved with another command's (two `tokens create` at once issue one token). `grant`:
    * the client's rate limit and scopes, set on all its tokens; what it leaves out is kept as the
@@ -141,9 +145,14 @@ export class ApiTokenRepository {
     kind: 'first' | 'rotation',
     graceUntil?: number,
     grant: TokenGrant = {},
-  ): Promise<string[] | null> {
+  ): Promise<{ client: string; oldPrefixes: string[] } | null> {
     return writeTransaction(this.dataSource, async (manager) => {
       const revision = await this.nextRevision(manager);
+      const [first] = await manager.query<Row[]>(
+        `SELECT client FROM api_tokens WHERE ${this.sameClient} ORDER BY created_at, id LIMIT 1`,
+        [token.client],
+      );
+      const client = first ? String(first.client) : token.client;
       const valid = await manager.query<Row[]>(
         `SELECT prefix, rate_limit, rate_window_seconds, scopes FROM api_tokens
          WHERE ${this.sameClient} AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)
@@ -166,7 +175,7 @@ export class ApiTokenRepository {
            rate_window_seconds, scopes)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         [
-          token.client,
+          client,
           token.hash,
           token.prefix,
           now,
@@ -180,7 +189,7 @@ export class ApiTokenRepository {
         await this.writeBudget(manager, token.client, grant.budget, revision);
       if (valid.length && grant.scopes !== undefined)
         await this.writeScopes(manager, token.client, grant.scopes, revision);
-      return valid.map((row) => String(row.prefix));
+      return { client, oldPrefixes: valid.map((row) => String(row.prefix)) };
     });
   }
 

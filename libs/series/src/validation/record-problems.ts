@@ -1,6 +1,12 @@
 import { FieldProblem, problemMessage } from '@app/common';
 import { RecordValues } from '../series.types';
-import { checkApiDate, checkCount, checkCountryName, checkFiniteNumber } from './record-rules';
+import {
+  checkApiDate,
+  checkCount,
+  checkCountryName,
+  checkDailyFigure,
+  checkRecordCountry,
+} from './record-rules';
 
 /**
  * The problems of a record built outside HTTP (the command line's imports), worded as in a 400
@@ -10,11 +16,11 @@ import { checkApiDate, checkCount, checkCountryName, checkFiniteNumber } from '.
 export function recordProblems(values: RecordValues): string[] {
   const problems = [
     checkApiDate(values.date, true, 'date'),
-    checkCountryName(values.country, 'country'),
+    checkRecordCountry(values.country, 'country'),
     checkCount(values.total_cases, 'total_cases'),
-    checkFiniteNumber(values.new_cases, 'new_cases'),
+    checkDailyFigure(values.new_cases, 'new_cases'),
     checkCount(values.total_deaths, 'total_deaths'),
-    checkFiniteNumber(values.new_deaths, 'new_deaths'),
+    checkDailyFigure(values.new_deaths, 'new_deaths'),
   ];
   return problems.filter((p): p is FieldProblem => p !== undefined).map(problemMessage);
 }

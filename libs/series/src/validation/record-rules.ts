@@ -1,5 +1,6 @@
 import {
   CONTROL_CHARACTERS,
+  FORMULA_START,
   FieldProblem,
   addDays,
   characterLength,
@@ -57,14 +58,37 @@ export function checkCountryName(value: unknown, field: string): FieldProblem | 
   return undefined;
 }
 
+/**
+ * The country of a record written (API or import): a country name that no spreadsheet would run
+ * as a formula, i.e. not starting with `=`, `+`, `-` or `@` once trimmed (a tab or a carriage
+ * return is trimmed or refused as a control character). No place is named so; lookups keep
+ * `checkCountryName`, so that a record stored before this rule can still be found.
+ */
+export function checkRecordCountry(value: unknown, field: string): FieldProblem | undefined {
+  const problem = checkCountryName(value, field);
+  if (problem) return problem;
+  return FORMULA_START.test((value as string).trim())
+    ? { field, problem: 'formula-start' }
+    : undefined;
+}
+
+/**
+ * The largest magnitude of a figure: 2^53-1, the largest integer a JSON number holds exactly.
+ * Totals go up to it (the contract); daily figures from minus it to it, so that any sum of them
+ * stays a finite number (JSON has no Infinity: it would be written `null`).
+ */
+export const FIGURE_MAX = Number.MAX_SAFE_INTEGER;
+
 export function checkCount(value: unknown, field: string): FieldProblem | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
     ? undefined
-    : { field, problem: 'not-an-integer-in-range', min: 0, max: Number.MAX_SAFE_INTEGER };
+    : { field, problem: 'not-an-integer-in-range', min: 0, max: FIGURE_MAX };
 }
 
-export function checkFiniteNumber(value: unknown, field: string): FieldProblem | undefined {
-  return typeof value === 'number' && Number.isFinite(value)
+export function checkDailyFigure(value: unknown, field: string): FieldProblem | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    return { field, problem: 'not-a-number' };
+  return Math.abs(value) <= FIGURE_MAX
     ? undefined
-    : { field, problem: 'not-a-number' };
+    : { field, problem: 'number-out-of-range', min: -FIGURE_MAX, max: FIGURE_MAX };
 }

@@ -1,6 +1,12 @@
 import { FieldProblem, parseInstant } from '@app/common';
 import { ValidationArguments, ValidationError, registerDecorator } from 'class-validator';
-import { checkApiDate, checkCount, checkCountryName, checkFiniteNumber } from './record-rules';
+import {
+  checkApiDate,
+  checkCount,
+  checkCountryName,
+  checkDailyFigure,
+  checkRecordCountry,
+} from './record-rules';
 import { parseAsOf } from '../history/as-of';
 import { decodeCursor } from '../list-cursor';
 import { decodeChangeCursor } from '../history/change-cursor';
@@ -57,14 +63,19 @@ export function IsCountryName() {
   return ruleDecorator('isCountryName', checkCountryName);
 }
 
+/** A record's country: a country name that does not start with `=`, `+`, `-` or `@`. */
+export function IsRecordCountry() {
+  return ruleDecorator('isRecordCountry', checkRecordCountry);
+}
+
 /** A JSON integer from 0 to 2^53-1 (strings are never coerced). */
 export function IsCount() {
   return ruleDecorator('isCount', checkCount);
 }
 
-/** A finite JSON number (negative values allowed: sources publish corrections). */
-export function IsFiniteNumber() {
-  return ruleDecorator('isFiniteNumber', checkFiniteNumber);
+/** A JSON number from -(2^53-1) to 2^53-1 (negative values allowed: sources publish corrections). */
+export function IsDailyFigure() {
+  return ruleDecorator('isDailyFigure', checkDailyFigure);
 }
 
 /** An integer in [min, 2^53-1]; query and path strings are converted before this runs. */

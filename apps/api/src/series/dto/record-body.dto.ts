@@ -1,6 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
-import { IsApiDate, IsCount, IsCountryName, IsFiniteNumber, RecordValues } from '@app/series';
+import {
+  FIGURE_MAX,
+  IsApiDate,
+  IsCount,
+  IsRecordCountry,
+  IsDailyFigure,
+  RecordValues,
+} from '@app/series';
 
 /** Body of POST and PUT (a full replacement), for COVID and MPOX alike. */
 /**
@@ -27,25 +34,37 @@ export class RecordBodyDto implements RecordValues {
     minLength: 1,
     maxLength: 100,
     description:
-      'Stored trimmed; 1 to 100 characters once trimmed (surrounding blanks are not counted); no control characters',
+      'Stored trimmed; 1 to 100 characters once trimmed (surrounding blanks are not counted); no control characters; not starting with =, +, - or @ (a spreadsheet would run it as a formula)',
   })
-  @IsCountryName()
+  @IsRecordCountry()
   country: string;
 
   @ApiProperty({ example: 4078133, minimum: 0, maximum: Number.MAX_SAFE_INTEGER, type: 'integer' })
   @IsCount()
   total_cases: number;
 
-  @ApiProperty({ example: 29975, type: 'number', description: 'May be negative or decimal' })
-  @IsFiniteNumber()
+  @ApiProperty({
+    example: 29975,
+    type: 'number',
+    minimum: -FIGURE_MAX,
+    maximum: FIGURE_MAX,
+    description: 'May be negative or decimal',
+  })
+  @IsDailyFigure()
   new_cases: number;
 
   @ApiProperty({ example: 91170, minimum: 0, maximum: Number.MAX_SAFE_INTEGER, type: 'integer' })
   @IsCount()
   total_deaths: number;
 
-  @ApiProperty({ example: 231.5, type: 'number', description: 'May be negative or decimal' })
-  @IsFiniteNumber()
+  @ApiProperty({
+    example: 231.5,
+    type: 'number',
+    minimum: -FIGURE_MAX,
+    maximum: FIGURE_MAX,
+    description: 'May be negative or decimal',
+  })
+  @IsDailyFigure()
   new_deaths: number;
 
   @LegacyField()

@@ -1,0 +1,115 @@
+/*
+ * Every figure has a bound (2^53-1 in magnitude; totals from 0) on every write path, so that any
+ * sum the API answers stays a number: JSON has no Infinity, which is written `null`.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cliTestBed } from '../../support/cli-test-bed';
+import { SERIES_KEYS, recordBody } from '../../support/fixtures';
+
+const MAX = Number.MAX_SAFE_INTEGER;
+const OVER = (field: string) => `${field} : doit être un nombre de -${MAX} à ${MAX}`;
+const invalid = (...details: string[]) => ({ error: 'Données invalides.', details });
+
+describe.each(SERIES_KEYS)('the bounds of the figures (%s)', (key) => {
+  const bed = cliTestBed('figure-bounds-');
+  const data = `/api/${key}/data`;
+
+  it.each([
+    ['new_cases', 1.7e308],
+    ['new_cases', -1.7e308],
+    ['new_deaths', MAX + 2],
+    ['new_deaths', -(MAX + 2)],
+  ])('refuses %s = %p with 400 naming the field, on POST, PUT and bulk', async (field, value) => {
+    const { t } = bed;
+    const posted = await t.http
+      .post(data)
+      .set(t.auth())
+      .send(recordBody({ country: 'Bounds', [field]: value }));
+    expect(posted.status).toBe(400);
+    expect(posted.body).toEqual(invalid(OVER(field)));
+
+    const created = await t.http
+      .post(data)
+      .set(t.auth())
+      .send(recordBody({ country: 'Bounds', date: '2021-01-01' }));
+    const put = await t.http
+      .put(`${data}/${created.body.id}`)
+      .set(t.auth())
+      .send(recordBody({ country: 'Bounds', date: '2021-01-01', [field]: value }));
+    expect(put.status).toBe(400);
+    expect(put.body).toEqual(invalid(OVER(field)));
+    await t.http.delete(`${data}/${created.body.id}`).set(t.auth()).expect(200);
+
+    const bulk = await t.http
+      .post(`${data}/bulk`)
+      .set(t.auth())
+      .send([recordBody({ country: 'Bounds' }), recordBody({ country: 'Bounds', [field]: value })]);
+    expect(bulk.status).toBe(400);
+    expect(bulk.body).toEqual(invalid(`[1] ${OVER(field)}`));
+    const list = await t.http.get(data).query({ country: 'Bounds' }).set(t.auth());
+    expect(list.body).toEqual([]);
+  });
+
+  it('refuses an import row over the bound as an invalid row, with its line number', async () => {
+    const file = join(bed.dir, `${key}-huge.csv`);
+    writeFileSync(
+      file,
+      'date,country,total_cases,new_cases,total_deaths,new_deaths\n' +
+        '2021-01-01,Bounds,1,1,0,0\n' +
+        '2021-01-02,Bounds,2,1.7e308,0,0\n' +
+        `2021-01-03,Bounds,3,1,0,-${MAX + 2}\n`,
+    );
+    const result = await bed.cli('import', key, file);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `line 3: ${OVER('new_cases')}\n` +
+        `line 4: ${OVER('new_deaths')}\n` +
+        'error: 2 invalid row(s) (see their line numbers above); nothing was imported\n',
+    );
+  });
+
+  it('takes figures at the bound, and every sum of them is a number', async () => {
+    const { t } = bed;
+    const days = ['2021-06-01', '2021-06-02'];
+    for (const date of days) {
+      const res = await t.http.post(data).set(t.auth()).send({
+        date,
+        country: 'Edge',
+        total_cases: MAX,
+        new_cases: MAX,
+        total_deaths: MAX,
+        new_deaths: -MAX,
+      });
+      expect(res.status).toBe(201);
+    }
+    const stats = await t.http.get(`/api/${key}/stats`).query({ country: 'Edge' }).set(t.auth());
+    expect(stats.status).toBe(200);
+    expect(stats.body).toMatchObject({ new_cases_7d: 2 * MAX, new_deaths_7d: -2 * MAX });
+    const weekly = await t.http.get(`/api/${key}/public/country/Edge/weekly`);
+    expect(weekly.status).toBe(200);
+    expect(weekly.body).toMatchObject({ new_cases: [2 * MAX], new_deaths: [-2 * MAX] });
+  });
+
+  it("sums a thousand countries' largest totals into the world's weekly history", async () => {
+    const { t } = bed;
+    // Past 2^63: SQLite's integer SUM would fail on it.
+    const records = Array.from({ length: 1100 }, (_, i) => ({
+      date: '2021-07-01',
+      country: `Max ${i}`,
+      total_cases: MAX,
+      new_cases: MAX,
+      total_deaths: MAX,
+      new_deaths: 0,
+    }));
+    const bulk = await t.http.post(`${data}/bulk`).set(t.auth()).send(records);
+    expect(bulk.status).toBe(200);
+    const world = await t.http.get(`/api/${key}/public/weekly`);
+    expect(world.status).toBe(200);
+    const body = world.body as Record<string, number[]> & { weeks: string[] };
+    const week = body.weeks.indexOf('2021-07-04');
+    // Sums of doubles, in the database's order: equal to the product but for rounding.
+    expect(body.total_cases[week] / (1100 * MAX)).toBeCloseTo(1, 12);
+    expect(body.new_cases[week] / (1100 * MAX)).toBeCloseTo(1, 12);
+  });
+});
