@@ -438,13 +438,13 @@ export function resolve(m: Model, spec: Spec): Op {
         touched,
         run: async (real) => {
           try {
-            const steps = await real.history.revert(
+            const result = await real.history.revert(
               COVID_SERIES,
               actor,
               Date.parse(mark.at),
               spec.dryRun,
             );
-            const changed = steps
+            const changed = result.steps
               .filter((x) => ['create', 'update', 'delete'].includes(x.outcome))
               .map((x) => x.recordId);
             return { changed: changed.sort((a, b) => a - b) };
