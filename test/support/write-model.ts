@@ -41,8 +41,11 @@ export interface ModelState {
   /** The live record holding each key. */
   keys: Map<string, number>;
   revisions: Map<number, Revision[]>;
-  /** Records inserted by a bulk or an import whose ids the service has not shown yet. */
-  pending: { values: Values; actor: string; step: number }[];
+  /**
+   * The last id given to a record inserted by a bulk write or an import, before the service shows
+   * its real id: such records hold negative ids until `adopt` renames them.
+   */
+  temporary: number;
   /** The prune horizon: a mark's position and instant, or none. */
   horizon: { pos: number; at: string } | null;
 }
@@ -58,7 +61,7 @@ export function ordered(v: Values): Values {
 }
 
 export function emptyState(): ModelState {
-  return { store: new Map(), keys: new Map(), revisions: new Map(), pending: [], horizon: null };
+  return { store: new Map(), keys: new Map(), revisions: new Map(), temporary: 0, horizon: null };
 }
 
 export function cloneState(s: ModelState): ModelState {
@@ -66,7 +69,7 @@ export function cloneState(s: ModelState): ModelState {
     store: new Map(s.store),
     keys: new Map(s.keys),
     revisions: new Map([...s.revisions].map(([id, list]) => [id, list.map((r) => ({ ...r }))])),
-    pending: [...s.pending],
+    temporary: s.temporary,
     horizon: s.horizon,
   };
 }
@@ -145,7 +148,7 @@ export function remove(s: ModelState, actor: string, step: number, id: number): 
 
 /**
  * A bulk write or an import: insert or update by country and date, all together (rows have
- * distinct keys). Updates apply at once; inserts wait in `pending` for the ids the service gives.
+ * distinct keys). A new record takes a temporary (negative) id until `adopt` gives it the service's.
  */
 export function upsert(
   s: ModelState,
@@ -160,7 +163,7 @@ export function upsert(
     const holder = holderOf(s, keyOf(row));
     if (holder === undefined) {
       inserted++;
-      s.pending.push({ values: ordered(row), actor, step });
+      write(s, --s.temporary, row, actor, step);
     } else if (write(s, holder, row, actor, step) === 'unchanged') unchanged++;
     else updated++;
   }
@@ -168,21 +171,28 @@ export function upsert(
 }
 
 /**
- * Gives the pending inserts (and a POST's record) the ids the service shows. A new id must be one
- * no record ever had: a record's history is its own. Returns what is wrong, or undefined.
+ * Gives the records inserted under temporary ids the ids the service shows (found by country and
+ * date among the listed records the model does not know). A new id must be one no record ever
+ * had: a record's history is its own. Returns what is wrong, or undefined.
  */
 export function adopt(s: ModelState, live: { id: number; values: Values }[]): string | undefined {
-  if (s.pending.length === 0) return undefined;
+  const temporary = [...s.revisions.keys()].filter((id) => id < 0);
+  if (temporary.length === 0) return undefined;
   const byKey = new Map(live.filter((r) => !s.store.has(r.id)).map((r) => [keyOf(r.values), r]));
-  for (const { values, actor, step } of s.pending) {
+  for (const id of temporary) {
+    const values = s.store.get(id);
+    if (!values) return `a record inserted then removed in one step (id ${id}) cannot be followed`;
     const found = byKey.get(keyOf(values));
     if (!found) return `the record inserted for ${keyOf(values)} is missing`;
     if (s.revisions.has(found.id)) {
       return `the record inserted for ${keyOf(values)} took id ${found.id}, which an older record had`;
     }
-    write(s, found.id, values, actor, step);
+    s.store.delete(id);
+    s.store.set(found.id, values);
+    s.keys.set(keyOf(values), found.id);
+    s.revisions.set(found.id, s.revisions.get(id)!);
+    s.revisions.delete(id);
   }
-  s.pending = [];
   return undefined;
 }
 
