@@ -4,6 +4,7 @@ import { ImportResult } from './bench-database';
 import { DumpStats, GzipDumpStats, MAX_GZIP_TIME_RATIO, MIN_GZIP_SIZE_RATIO } from './dump-run';
 import { FairnessStats } from './fairness-run';
 import { RestateStats } from './restate-run';
+import { RevisedFileStats } from './revised-run';
 import { SyncReadStats, WriteLatencies } from './sync-run';
 import { CursorPagesStats, formatCursorPages } from './cursor-run';
 import { SeriesStats, formatSeries } from './series-run';
@@ -56,6 +57,8 @@ export interface BenchResult {
   syncReads?: SyncReadStats;
   /** Writes while a source restates its whole series (since the history issue; absent before). */
   restate?: RestateStats;
+  /** A source revising 1% of its rows over the loaded store (section "revised file"). */
+  revisedFile?: RevisedFileStats;
   /** The last page of the change feed (since the change feed issue). */
   feedPage?: FeedPageStats;
   /** One record's history (since the history issue; absent before). */
@@ -223,6 +226,7 @@ export function formatResult(result: BenchResult): string {
         ]
       : []),
     ...(result.restate ? [formatRestate(result.restate)] : []),
+    ...(result.revisedFile ? [formatRevisedFile(result.revisedFile)] : []),
     ...(result.recordHistory ? [formatRecordHistory(result.recordHistory)] : []),
     ...(result.feedPage ? [formatFeedPage(result.feedPage)] : []),
   ].join('\n');
@@ -234,6 +238,18 @@ function formatRestate({ restate, writes: w }: RestateStats): string {
     `records updated in ${num(restate.seconds, 1)} s): ${num(w.writes)} POSTs at ${w.writesPerSecond}/s, ` +
     `p50 ${num(w.p50Ms, 1)} ms, p99 ${num(w.p99Ms, 1)} ms, max ${num(w.maxMs, 1)} ms, ${w.unavailable} answered 503, ` +
     `${w.failed} failed — ${w.met ? 'met' : 'MISSED'} (p99 < ${w.maxP99Ms} ms, no 503)`
+  );
+}
+
+function formatRevisedFile(r: RevisedFileStats): string {
+  const w = r.writes;
+  return (
+    `Revised file: the COVID file with 1% of its rows revised (${num(r.revisedRows)} scattered), imported ` +
+    `over the loaded store in ${num(r.revise.seconds, 1)} s (first load: ${num(r.firstLoad.seconds, 1)} s), ` +
+    `${num(r.revise.updated)} updated, ${num(r.verified)} read back revised and in the history; ` +
+    `${num(w.writes)} POSTs at ${w.writesPerSecond}/s meanwhile, p50 ${num(w.p50Ms, 1)} ms, p99 ${num(w.p99Ms, 1)} ms, ` +
+    `max ${num(w.maxMs, 1)} ms, ${w.unavailable} answered 503, ${w.failed} failed — ` +
+    `${w.met && r.verified === r.revisedRows ? 'met' : 'MISSED'} (every revised record updated, p99 < ${w.maxP99Ms} ms, no 503)`
   );
 }
 

@@ -108,6 +108,23 @@ function check(result: BenchResult): string[] {
     restate !== undefined && restate.writes.writes > 0 && restate.writes.failed === 0,
     'restating import: every write answered',
   );
+  const revised = result.revisedFile;
+  expect(revised !== undefined, 'the section "revised file"');
+  expect(
+    revised !== undefined &&
+      revised.revisedRows > 0 &&
+      revised.revise.updated === revised.revisedRows &&
+      revised.verified === revised.revisedRows,
+    'revised file: every revised record updated, read back and in the history',
+  );
+  expect(
+    revised !== undefined && revised.firstLoad.rows === DATA_ROWS.covid,
+    'revised file: the first load read the whole file',
+  );
+  expect(
+    revised !== undefined && revised.writes.writes > 0 && revised.writes.failed === 0,
+    'revised file: every write answered',
+  );
   const history = result.recordHistory;
   expect(
     history !== undefined && history.reads > 0 && history.failedReads === 0,

@@ -16,6 +16,7 @@ import { runSeries } from './series-run';
 import { runFeedPage } from './feed-run';
 import { runRecordHistory } from './history-run';
 import { runRestateWrites } from './restate-run';
+import { runRevisedFile } from './revised-run';
 import { runSyncReads } from './sync-run';
 import { LoadOptions, LoadStats, combineLoads, runLoad } from './load-run';
 import { PROJECT_ROOT } from './paths';
@@ -252,6 +253,11 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
     );
     const restate = await runRestateWrites(db, options.port + 2, resolve(options.apiMain));
 
+    log(
+      'revised file: writes (POST at 20/s) while the CLI imports the COVID file with 1% of its rows revised',
+    );
+    const revisedFile = await runRevisedFile(db, options.port + 2, resolve(options.apiMain));
+
     log(`POST ${CREATE_PATH}`);
     const bodies = createBodies();
     const createTarget = (server: ServerProcess) => ({
@@ -286,6 +292,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       asOf,
       syncReads,
       restate,
+      revisedFile,
       feedPage,
       recordHistory,
       cursorPages,

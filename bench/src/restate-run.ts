@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { databaseEnv } from '../../test/support/built-api';
+import { RevisedRow, writeRevisedCopy } from '../../test/support/revised-file';
 import { createTestDatabase } from '../../test/support/test-database';
 import { BenchDb, DATA_FILES, ImportResult, importWithCli } from './bench-database';
 import { apiEnvironment } from './bench-servers';
@@ -17,44 +17,41 @@ export interface RestateStats {
   writes: WriteLatencies;
 }
 
-/**
- * The COVID file with every `total_cases` one higher: each of its records changes. Fields are
- * counted from the end of the line (four figures), so a quoted country with a comma is kept whole.
- */
-function restatedCopy(file: string, dir: string): string {
-  const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n');
-  const out = lines.map((line, i) => {
-    if (i === 0 || line === '') return line;
-    const fields = line.split(',');
-    const at = fields.length - 4;
-    fields[at] = String(Number(fields[at]) + 1);
-    return fields.join(',');
-  });
-  const restated = join(dir, 'covid-restated.csv.gz');
-  writeFileSync(restated, gzipSync(out.join('\n')));
-  return restated;
+/** What `importOverLoaded` measured: both imports, the rows revised, the writes during the second. */
+export interface OverLoaded {
+  firstLoad: ImportResult;
+  second: ImportResult;
+  revised: RevisedRow[];
+  writes: WriteLatencies;
+  /** What `afterImport` answered. */
+  checked: number;
 }
 
 /**
  * A new database loaded with the COVID file by the admin CLI, an API on it, and the CLI importing
- * the file restated (every record changed, a revision each) while POSTs are sent at
- * `writesPerSecond` until it ends: writers are not locked out by a whole-series restatement.
+ * a copy of the file with `share` of its rows revised (`writeRevisedCopy`: 1 restates every
+ * record) while POSTs are sent at `writesPerSecond` until it ends: writers are not locked out by a
+ * source's revision. `afterImport` then looks at the store through the API, `since` the import
+ * began.
  */
-export async function runRestateWrites(
+export async function importOverLoaded(
   db: BenchDb,
   port: number,
   apiMain: string,
-  writesPerSecond = 20,
-): Promise<RestateStats> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-restate-'));
+  share: number,
+  writesPerSecond: number,
+  afterImport: (apiUrl: string, since: string, revised: RevisedRow[]) => Promise<number>,
+): Promise<OverLoaded> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-revise-'));
   const database = await createTestDatabase(db);
   try {
     const env = { ...databaseEnv(database.config), DB_TIMEOUT_MS: '60000' };
     const original = resolve(PROJECT_ROOT, DATA_FILES.covid);
-    await importWithCli('covid', original, env);
-    const restated = restatedCopy(original, dir);
+    const firstLoad = await importWithCli('covid', original, env);
+    const copy = join(dir, share < 1 ? 'covid-revised.csv.gz' : 'covid-restated.csv.gz');
+    const revised = writeRevisedCopy(original, copy, share);
     const api = ServerProcess.start(
-      'API (restate)',
+      'API (revise)',
       apiMain,
       port,
       apiEnvironment(database.config, port),
@@ -62,11 +59,13 @@ export async function runRestateWrites(
     try {
       await api.ready('/api/health');
       let done = false;
-      const [restate, writes] = await Promise.all([
-        importWithCli('covid', restated, env).finally(() => (done = true)),
+      const since = new Date().toISOString();
+      const [second, writes] = await Promise.all([
+        importWithCli('covid', copy, env).finally(() => (done = true)),
         steadyWrites(api.url, writesPerSecond, () => !done),
       ]);
-      return { restate, writes };
+      const checked = await afterImport(api.url, since, revised);
+      return { firstLoad, second, revised, writes, checked };
     } finally {
       await api.stop();
     }
@@ -74,4 +73,17 @@ export async function runRestateWrites(
     await database.drop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The COVID file with every `total_cases` one higher, imported over the loaded store. */
+export async function runRestateWrites(
+  db: BenchDb,
+  port: number,
+  apiMain: string,
+  writesPerSecond = 20,
+): Promise<RestateStats> {
+  const run = await importOverLoaded(db, port, apiMain, 1, writesPerSecond, () =>
+    Promise.resolve(0),
+  );
+  return { restate: run.second, writes: run.writes };
 }

@@ -21,6 +21,8 @@ export interface Revision {
   revertOf?: string;
   kind: Kind;
   values: Values | null;
+  /** A deletion's: the values it removed (a deletion's revision keeps them, for `as_of`). */
+  removed?: Values;
   step: number;
   /** False once `prune-history` removed it. */
   kept: boolean;
@@ -39,8 +41,11 @@ export interface ModelState {
   /** The live record holding each key. */
   keys: Map<string, number>;
   revisions: Map<number, Revision[]>;
-  /** Records inserted by a bulk or an import whose ids the service has not shown yet. */
-  pending: { values: Values; actor: string; step: number }[];
+  /**
+   * The last id given to a record inserted by a bulk write or an import, before the service shows
+   * its real id: such records hold negative ids until `adopt` renames them.
+   */
+  temporary: number;
   /** The prune horizon: a mark's position and instant, or none. */
   horizon: { pos: number; at: string } | null;
 }
@@ -56,7 +61,7 @@ export function ordered(v: Values): Values {
 }
 
 export function emptyState(): ModelState {
-  return { store: new Map(), keys: new Map(), revisions: new Map(), pending: [], horizon: null };
+  return { store: new Map(), keys: new Map(), revisions: new Map(), temporary: 0, horizon: null };
 }
 
 export function cloneState(s: ModelState): ModelState {
@@ -64,7 +69,7 @@ export function cloneState(s: ModelState): ModelState {
     store: new Map(s.store),
     keys: new Map(s.keys),
     revisions: new Map([...s.revisions].map(([id, list]) => [id, list.map((r) => ({ ...r }))])),
-    pending: [...s.pending],
+    temporary: s.temporary,
     horizon: s.horizon,
   };
 }
@@ -94,7 +99,16 @@ export function write(
     s.keys.set(keyOf(values), id);
   }
   const list = s.revisions.get(id) ?? [];
-  list.push({ actor, revertOf, kind, values: values && ordered(values), step, kept: true });
+  const removed = values === null ? now! : undefined;
+  list.push({
+    actor,
+    revertOf,
+    kind,
+    values: values && ordered(values),
+    removed,
+    step,
+    kept: true,
+  });
   s.revisions.set(id, list);
   return kind;
 }
@@ -134,7 +148,7 @@ export function remove(s: ModelState, actor: string, step: number, id: number): 
 
 /**
  * A bulk write or an import: insert or update by country and date, all together (rows have
- * distinct keys). Updates apply at once; inserts wait in `pending` for the ids the service gives.
+ * distinct keys). A new record takes a temporary (negative) id until `adopt` gives it the service's.
  */
 export function upsert(
   s: ModelState,
@@ -149,7 +163,7 @@ export function upsert(
     const holder = holderOf(s, keyOf(row));
     if (holder === undefined) {
       inserted++;
-      s.pending.push({ values: ordered(row), actor, step });
+      write(s, --s.temporary, row, actor, step);
     } else if (write(s, holder, row, actor, step) === 'unchanged') unchanged++;
     else updated++;
   }
@@ -157,21 +171,28 @@ export function upsert(
 }
 
 /**
- * Gives the pending inserts (and a POST's record) the ids the service shows. A new id must be one
- * no record ever had: a record's history is its own. Returns what is wrong, or undefined.
+ * Gives the records inserted under temporary ids the ids the service shows (found by country and
+ * date among the listed records the model does not know). A new id must be one no record ever
+ * had: a record's history is its own. Returns what is wrong, or undefined.
  */
 export function adopt(s: ModelState, live: { id: number; values: Values }[]): string | undefined {
-  if (s.pending.length === 0) return undefined;
+  const temporary = [...s.revisions.keys()].filter((id) => id < 0);
+  if (temporary.length === 0) return undefined;
   const byKey = new Map(live.filter((r) => !s.store.has(r.id)).map((r) => [keyOf(r.values), r]));
-  for (const { values, actor, step } of s.pending) {
+  for (const id of temporary) {
+    const values = s.store.get(id);
+    if (!values) return `a record inserted then removed in one step (id ${id}) cannot be followed`;
     const found = byKey.get(keyOf(values));
     if (!found) return `the record inserted for ${keyOf(values)} is missing`;
     if (s.revisions.has(found.id)) {
       return `the record inserted for ${keyOf(values)} took id ${found.id}, which an older record had`;
     }
-    write(s, found.id, values, actor, step);
+    s.store.delete(id);
+    s.store.set(found.id, values);
+    s.keys.set(keyOf(values), found.id);
+    s.revisions.set(found.id, s.revisions.get(id)!);
+    s.revisions.delete(id);
   }
-  s.pending = [];
   return undefined;
 }
 
@@ -230,11 +251,12 @@ function decide(
   if (list.slice(first + 1).some((r) => r.actor !== actor && r.revertOf !== actor)) {
     return { leave: 'others' };
   }
-  const proven = whole
-    ? (first === 0 ? list[0] : list[first - 1]).kept
-    : first > 0 || list[0].kind === 'create';
+  // A creation proves nothing was there; a deletion keeps what it removed; else the revision before.
+  const change = list[first];
+  const proven = change.kind !== 'update' ? change.kept : whole ? list[first - 1].kept : first > 0;
   if (!proven) return { leave: 'unprovable' };
-  const before = first === 0 ? null : list[first - 1].values;
+  const before =
+    change.kind === 'delete' ? change.removed! : first === 0 ? null : list[first - 1].values;
   return sameValues(before, now) ? { leave: 'unchanged' } : { target: before };
 }
 
@@ -246,9 +268,9 @@ const sameDecision = (a: Decision, b: Decision): boolean =>
  * back to its state just before the actor's first such change, unless someone else (anyone but the
  * actor and a revert of the actor's changes) changed it after that change, or that state is no
  * longer in the pruned history (nothing is guessed: a record is removed only when the actor's
- * creation of it is still in the history). A record whose old key another record would hold
- * cannot be put back (`blocked`). `reported`: the records the service said it changed, which
- * settles the ambiguous ones.
+ * creation of it is still in the history; a kept deletion holds what it removed). A record whose
+ * old key a record the revert does not move holds is left alone (`blocked`), the rest reverted.
+ * `reported`: the records the service said it changed, which settles the ambiguous ones.
  */
 export function planRevert(
   s: ModelState,
@@ -282,20 +304,25 @@ export function planRevert(
     else if (decision.leave === 'others') plan.changedByOthers.add(id);
     else if (decision.leave === 'unprovable') plan.unprovable.add(id);
   }
-  // The store once every change is made: a key held twice blocks the records that would take it.
-  const after = new Map(s.store);
-  for (const [id, values] of plan.changes) {
-    if (values === null) after.delete(id);
-    else after.set(id, values);
-  }
-  const holders = new Map<string, number[]>();
-  for (const [id, v] of after) holders.set(keyOf(v), [...(holders.get(keyOf(v)) ?? []), id]);
-  for (const ids of holders.values()) {
-    if (ids.length < 2) continue;
-    for (const id of ids) {
-      if (plan.changes.get(id)) {
-        plan.changes.delete(id);
-        plan.blocked.add(id);
+  // The store once every change is made: a key held twice blocks the records that would take it,
+  // which then stay where they are, and may block others in turn.
+  for (let blocking = true; blocking;) {
+    blocking = false;
+    const after = new Map(s.store);
+    for (const [id, values] of plan.changes) {
+      if (values === null) after.delete(id);
+      else after.set(id, values);
+    }
+    const holders = new Map<string, number[]>();
+    for (const [id, v] of after) holders.set(keyOf(v), [...(holders.get(keyOf(v)) ?? []), id]);
+    for (const ids of holders.values()) {
+      if (ids.length < 2) continue;
+      for (const id of ids) {
+        if (plan.changes.get(id)) {
+          plan.changes.delete(id);
+          plan.blocked.add(id);
+          blocking = true;
+        }
       }
     }
   }

@@ -5,3 +5,4 @@ export * from './dates';
 export * from './token-hash';
 export * from './describe-error';
 export * from './csv';
+export * from './source-name';

@@ -13,3 +13,4 @@ export * from './database-deadline';
 export * from './write-transaction';
 export * from './write-batch';
 export * from './population';
+export * from './sql-lists';

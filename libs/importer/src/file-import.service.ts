@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { sourceName } from '@app/common';
 import { SourceRepository } from '@app/database';
 import { SeriesDefinition } from '@app/series';
 import { ImportProgress } from './import-progress';
@@ -27,7 +28,11 @@ export class FileImportService {
     const url = pathToFileURL(resolve(file)).href;
     const attempt = newAttempt(series.key, url, await this.sources.find(series.key, url));
     const summary = await this.importer.run(series, file, progress, signal);
-    await this.sources.save(appliedState(attempt, summary, {}, summary.contentHash ?? ''));
+    // `/api/sources` shows the failure: naming the file, not the server's folders.
+    const name = sourceName(file);
+    const shown = summary.failure?.replaceAll(resolve(file), name).replaceAll(file, name);
+    const saved = { ...summary, failure: shown };
+    await this.sources.save(appliedState(attempt, saved, {}, summary.contentHash ?? ''));
     return summary;
   }
 }

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig, InjectConfig } from '@app/config';
 import { ChangeOrigin, SeriesDefinition, SeriesRepository, recordProblems } from '@app/series';
 import { ImportError } from './import-error';
-import { describeError } from '@app/common';
+import { describeError, importActor } from '@app/common';
 import { interruptedBy } from './import-error';
 import { BlankCellFiller, FillCounts } from './blank-cells';
 import { ChangeAnnouncer } from './change-announcer';
@@ -74,7 +74,7 @@ export class ImportService {
     file: string,
     progress: ImportProgress,
     signal?: AbortSignal,
-    actor = `import:${file}`,
+    actor = importActor('import', file),
   ): Promise<ImportSummary> {
     const input = await openImportFile(file);
     try {

@@ -1,8 +1,10 @@
+import { sourceName } from '@app/common';
 import { SyncConfig } from '@app/config';
 import { SourceState } from '@app/database';
 
 export interface SourceStatus {
   dataset: string;
+  /** The URL without credentials, query string or fragment (`sourceName`): those stay in the config. */
   url: string;
   /** Listed in `SYNC_SOURCES` (else imported by hand with `import <dataset> <url>`). */
   scheduled: boolean;
@@ -69,7 +71,7 @@ export function sourcesReport(
 function toStatus(state: SourceState, scheduled: boolean, next: string | null): SourceStatus {
   return {
     dataset: state.dataset,
-    url: state.url,
+    url: sourceName(state.url),
     scheduled,
     last_attempt_at: iso(state.lastAttemptAt),
     last_success_at: iso(state.lastSuccessAt),
@@ -87,7 +89,7 @@ function toStatus(state: SourceState, scheduled: boolean, next: string | null): 
 function neverAttempted(dataset: string, url: string, next: string | null): SourceStatus {
   return {
     dataset,
-    url,
+    url: sourceName(url),
     scheduled: true,
     last_attempt_at: null,
     last_success_at: null,

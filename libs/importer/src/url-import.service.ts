@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { SourceRepository, SourceState } from '@app/database';
 import { SeriesDefinition } from '@app/series';
 import { ImportError } from './import-error';
-import { describeError } from '@app/common';
+import { describeError, importActor, sourceName } from '@app/common';
 import { ImportProgress } from './import-progress';
 import { ImportService, ImportSummary } from './import.service';
 import { DownloadOptions, downloadSource } from './source-download';
@@ -34,9 +34,13 @@ export class UrlImportService {
   ): Promise<UrlImport> {
     const previous = await this.sources.find(series.key, url);
     const attempt = newAttempt(series.key, url, previous);
+    // Messages name the source as readers see it: no credential or query string in an error
+    // that `/api/sources` or the sync's log shows.
+    const name = sourceName(url);
     const fail = async (message: string) => {
-      await this.sources.save({ ...attempt, lastError: message });
-      return new ImportError(message);
+      const shown = message.replaceAll(url, name);
+      await this.sources.save({ ...attempt, lastError: shown });
+      return new ImportError(shown);
     };
     const unchanged = async (reason: string, state: Partial<SourceState> = {}) => {
       await this.sources.save({
@@ -68,13 +72,13 @@ export class UrlImportService {
           downloaded.path,
           progress,
           signal,
-          `${via}:${url}`,
+          importActor(via, url),
         );
       } catch (error) {
         // The temporary file's name means nothing to the user: the URL does.
-        throw await fail(describeError(error).replaceAll(downloaded.path, url));
+        throw await fail(describeError(error).replaceAll(downloaded.path, name));
       }
-      if (summary.failure) summary.failure = summary.failure.replaceAll(downloaded.path, url);
+      if (summary.failure) summary.failure = summary.failure.replaceAll(downloaded.path, name);
       await this.sources.save(appliedState(attempt, summary, validators, hash));
       return { kind: 'imported', summary };
     } finally {

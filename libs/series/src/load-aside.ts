@@ -1,10 +1,16 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { LOCK_RETRY_MAX_MS, isUniqueViolation, writeTransaction } from '@app/database';
+import {
+  LOCK_RETRY_MAX_MS,
+  isUniqueViolation,
+  listChunks,
+  placeholders,
+  writeTransaction,
+} from '@app/database';
 import { countryKey } from '@app/common';
 import { ChangeSet } from './history/revision.repository';
 import {
   INSERT_COLUMNS,
-  IN_LIMIT,
+  IN_LIST,
   Row,
   UpsertCounts,
   recordValuesOf,
@@ -29,8 +35,8 @@ const BUILD_CHUNK = 3_000;
 /** The pause between two transactions of a load (see `stopIf`). */
 const LOCK_GAP_MS = 2 * LOCK_RETRY_MAX_MS;
 
-/** Rows per INSERT statement (8 parameters each). */
-const INSERT_ROWS = 1_000;
+/** One record's row with its id in an INSERT: 8 values. */
+const RECORD_ROW = { paramsPerItem: 8, bytesPerItem: 400 };
 
 /** Rows copied per transaction from a live table into its copy. */
 const COPY_CHUNK = 10_000;
@@ -270,11 +276,10 @@ export class SqliteLoadAside {
       );
     const stored = new Map<string, { id: number; values: string }>();
     const countries = [...new Set(records.map((r) => r.key))];
-    for (let start = 0; start < countries.length; start += IN_LIMIT) {
-      const some = countries.slice(start, start + IN_LIMIT);
+    for (const some of listChunks(countries, IN_LIST)) {
       const rows = await this.dataSource.query<Row[]>(
         `SELECT id, date, country, country_key, total_cases, new_cases, total_deaths, new_deaths
-         FROM "${plan.aside.data}" WHERE country_key IN (${some.map(() => '?').join(', ')})`,
+         FROM "${plan.aside.data}" WHERE country_key IN (${placeholders(some.length)})`,
         some,
       );
       for (const row of rows) {
@@ -314,13 +319,14 @@ export class SqliteLoadAside {
       const chunk = creates.slice(start, start + BUILD_CHUNK);
       const first = plan.firstId + start + 1;
       await writeTransaction(this.dataSource, async (manager) => {
-        for (let i = 0; i < chunk.length; i += INSERT_ROWS) {
-          const rows = chunk.slice(i, i + INSERT_ROWS);
+        let i = 0;
+        for (const rows of listChunks(chunk, RECORD_ROW)) {
           await manager.query(
             `INSERT INTO "${plan.aside.data}" (id, ${INSERT_COLUMNS})
-             VALUES ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+             VALUES ${placeholders(rows.length, '(?, ?, ?, ?, ?, ?, ?, ?)')}`,
             rows.flatMap((r, j) => [first + i + j, ...upsertParams(r)]),
           );
+          i += rows.length;
         }
         const ids = chunk.map((_, i) => first + i);
         await changes.appendCopies(manager, plan.aside.data, 'create', ids, plan.aside.revisions);

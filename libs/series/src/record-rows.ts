@@ -31,8 +31,11 @@ export function toDaily(row: Row): DailyValues {
   };
 }
 
-/** Country keys per `IN (...)` list. */
-export const IN_LIMIT = 500;
+/** An `IN (...)` list of ids or country keys (`listChunks`): 500 values per statement at most. */
+export const IN_LIST = { paramsPerItem: 1, bytesPerItem: 150, maxItems: 500 };
+
+/** Country keys or ids per `IN (...)` list, for the loops that slice by count. */
+export const IN_LIMIT = IN_LIST.maxItems;
 
 /** The columns of a new record, in the order of `upsertParams`. */
 export const INSERT_COLUMNS =

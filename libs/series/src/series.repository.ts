@@ -3,6 +3,8 @@ import {
   SeriesRecordEntity,
   exclusiveWrite,
   lastInsertIdSql,
+  listChunks,
+  placeholders,
   withDeadline,
   writeBatch,
   writeTransaction,
@@ -10,7 +12,7 @@ import {
 import { ChangeSet, NewRevision, RevisionRepository } from './history/revision.repository';
 import {
   INSERT_COLUMNS,
-  IN_LIMIT,
+  IN_LIST,
   Row,
   UpsertCounts,
   recordValuesOf,
@@ -37,8 +39,11 @@ import { LOAD_ASIDE_MIN, SqliteLoadAside } from './load-aside';
 import { canonicalCountryName } from '@app/countries';
 import { FiguresRepository } from './figures/figures.repository';
 
-/** Rows per INSERT statement (7 parameters each: within both drivers' limits). */
-const UPSERT_CHUNK = 1000;
+/** Records in a batch from which SQLite compares them with the stored ones before writing. */
+const COMPARE_FIRST_MIN = 1000;
+
+/** One record's row in an INSERT or UPDATE: 7 values (8 with its id). */
+const RECORD_ROW = { paramsPerItem: 8, bytesPerItem: 400 };
 
 const COLUMNS = 'id, date, country, total_cases, new_cases, total_deaths, new_deaths';
 
@@ -535,7 +540,7 @@ export class SeriesRepository {
   private async withoutUnchanged(
     records: RecordValues[],
   ): Promise<{ pending: RecordValues[]; unchanged: number }> {
-    if (this.dataSource.options.type === 'mysql' || records.length < UPSERT_CHUNK) {
+    if (this.dataSource.options.type === 'mysql' || records.length < COMPARE_FIRST_MIN) {
       return { pending: records, unchanged: 0 };
     }
     const keyOf = (r: RecordValues) => `${countryKey(r.country)}|${r.date}`;
@@ -706,10 +711,9 @@ export class SeriesRepository {
   /** MySQL: locks the rows `ids` that still exist (record locks only) and answers them. */
   private async lockRows(manager: EntityManager, ids: number[]): Promise<Set<number>> {
     const present = new Set<number>();
-    for (let start = 0; start < ids.length; start += IN_LIMIT) {
-      const some = ids.slice(start, start + IN_LIMIT);
+    for (const some of listChunks(ids, IN_LIST)) {
       const rows = await manager.query<Row[]>(
-        `SELECT id FROM ${this.table} WHERE id IN (${some.map(() => '?').join(', ')}) FOR UPDATE`,
+        `SELECT id FROM ${this.table} WHERE id IN (${placeholders(some.length)}) FOR UPDATE`,
         some,
       );
       for (const row of rows) present.add(Number(row.id));
@@ -724,10 +728,9 @@ export class SeriesRepository {
     signal?: AbortSignal,
   ): Promise<void> {
     const columns = ['country', 'total_cases', 'new_cases', 'total_deaths', 'new_deaths'] as const;
-    for (let start = 0; start < updates.length; start += UPSERT_CHUNK) {
+    for (const chunk of listChunks(updates, RECORD_ROW)) {
       if (signal) await new Promise((resolve) => setImmediate(resolve));
       if (signal?.aborted) throw new Error('interrupted');
-      const chunk = updates.slice(start, start + UPSERT_CHUNK);
       const first = `SELECT ? AS id, ${columns.map((c) => `? AS ${c}`).join(', ')}`;
       const rest = ` UNION ALL SELECT ${['?', ...columns.map(() => '?')].join(', ')}`;
       await manager.query(
@@ -744,11 +747,11 @@ export class SeriesRepository {
     changes: { values: RecordValues }[],
     signal?: AbortSignal,
   ): Promise<void> {
-    for (let start = 0; start < changes.length; start += UPSERT_CHUNK) {
+    for (const some of listChunks(changes, RECORD_ROW)) {
       // SQLite's statements run synchronously: without the pause no signal would get in.
       if (signal) await new Promise((resolve) => setImmediate(resolve));
       if (signal?.aborted) throw new Error('interrupted');
-      const chunk = changes.slice(start, start + UPSERT_CHUNK).map((c) => c.values);
+      const chunk = some.map((c) => c.values);
       await manager.query(this.upsertSql(chunk.length), chunk.flatMap(upsertParams));
     }
   }
@@ -769,11 +772,11 @@ export class SeriesRepository {
       return creates.map(({ key }) => ids(key));
     }
     const ids: number[] = [];
-    for (let start = 0; start < creates.length; start += UPSERT_CHUNK) {
+    for (const some of listChunks(creates, RECORD_ROW)) {
       if (signal) await new Promise((resolve) => setImmediate(resolve));
       if (signal?.aborted) throw new Error('interrupted');
-      const chunk = creates.slice(start, start + UPSERT_CHUNK).map((c) => c.values);
-      const rows = chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
+      const chunk = some.map((c) => c.values);
+      const rows = placeholders(chunk.length, '(?, ?, ?, ?, ?, ?, ?)');
       const last = Number(
         await manager.query(
           `INSERT INTO ${this.table} (${INSERT_COLUMNS}) VALUES ${rows}`,
@@ -802,7 +805,7 @@ export class SeriesRepository {
 
   /**
    * The stored records with the keys of `records`, by country key and date: one query (per
-   * `IN_LIMIT` countries) over their range of dates.
+   * `IN_LIST` countries) over their range of dates.
    */
   private async storedRecords(
     manager: EntityManager,
@@ -817,11 +820,10 @@ export class SeriesRepository {
       if (date > last) last = date;
     }
     const found = new Map<string, SeriesRecord>();
-    for (let start = 0; start < countries.length; start += IN_LIMIT) {
-      const some = countries.slice(start, start + IN_LIMIT);
+    for (const some of listChunks(countries, { ...IN_LIST, fixedParams: 2 })) {
       const rows = await manager.query<Row[]>(
         `SELECT country_key, ${COLUMNS} FROM ${this.table}
-         WHERE country_key IN (${some.map(() => '?').join(', ')}) AND date >= ? AND date <= ?`,
+         WHERE country_key IN (${placeholders(some.length)}) AND date >= ? AND date <= ?`,
         [...some, first, last],
       );
       for (const row of rows) {
@@ -833,7 +835,7 @@ export class SeriesRepository {
   }
 
   private upsertSql(count: number): string {
-    const values = Array.from({ length: count }, () => '(?, ?, ?, ?, ?, ?, ?)').join(', ');
+    const values = placeholders(count, '(?, ?, ?, ?, ?, ?, ?)');
     const updates = ['country', 'total_cases', 'new_cases', 'total_deaths', 'new_deaths'];
     const conflict =
       this.dataSource.options.type === 'mysql'

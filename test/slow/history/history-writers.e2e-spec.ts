@@ -1,13 +1,15 @@
 /**
  * The history names the writers that are not API clients: a CLI import (`import:<file or URL>`,
- * one import id shared by its revisions) and the scheduled sync (`sync:<URL>`). A row that holds
- * the values already stored appends nothing. Slow layer: it runs the built command line.
+ * one import id shared by its revisions) and the scheduled sync (`sync:<URL>`), each by the
+ * source's name only: a file's name without its folder, a URL without its query string,
+ * fragment or credentials, cut to the column's size. A row that holds the values already stored
+ * appends nothing. Slow layer: it runs the built command line.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventually } from '../../support/cli';
 import { cliTestBed } from '../../support/cli-test-bed';
-import { SourceServer, V1, V2, fileRoute } from '../../support/source-server';
+import { SourceServer, V1, V2, csv, fileRoute } from '../../support/source-server';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
 interface RevisionRow {
@@ -30,10 +32,18 @@ describe('history of imports', () => {
   const bed = cliTestBed('history-imports-');
   const sources = new SourceServer();
   let version = V1;
+  const longPath = `/${'long-name-'.repeat(40)}.csv`;
   beforeAll(async () => {
-    sources.routes['/covid.csv'] = fileRoute(() => ({
+    const route = fileRoute(() => ({
       body: version,
       etag: version === V1 ? '"v1"' : '"v2"',
+      modified: 'Mon, 01 Jan 2024 00:00:00 GMT',
+    }));
+    sources.routes['/covid.csv'] = route;
+    sources.routes['/covid.csv?sig=SECRET&expires=1'] = route;
+    sources.routes[longPath] = fileRoute(() => ({
+      body: csv('2024-02-01,Chad,1,1,0,0'),
+      etag: '"long"',
       modified: 'Mon, 01 Jan 2024 00:00:00 GMT',
     }));
     await sources.start();
@@ -46,8 +56,8 @@ describe('history of imports', () => {
     expect((await bed.cli('import', 'covid', file)).code).toBe(0);
     const first = await rowsOf(bed.t);
     expect(first.map((r) => [r.actor, r.kind, r.date, Number(r.total_cases)])).toEqual([
-      [`import:${file}`, 'create', '2024-01-01', 10],
-      [`import:${file}`, 'create', '2024-01-02', 15],
+      ['import:first.csv', 'create', '2024-01-01', 10],
+      ['import:first.csv', 'create', '2024-01-02', 15],
     ]);
     expect(first[0].request_id).toMatch(UUID);
     expect(first[1].request_id).toBe(first[0].request_id);
@@ -55,10 +65,11 @@ describe('history of imports', () => {
     expect((await bed.cli('import', 'covid', file)).code).toBe(0);
     expect(await rowsOf(bed.t)).toEqual(first);
 
-    // From a URL: the revisions name the URL, not the temporary file it was downloaded to.
+    // From a URL: the revisions name the URL, not the temporary file it was downloaded to, nor
+    // its query string (a signed URL's signature).
     version = V2;
     const url = sources.url('/covid.csv');
-    const imported = await bed.cli('import', 'covid', url);
+    const imported = await bed.cli('import', 'covid', `${url}?sig=SECRET&expires=1`);
     expect(imported.code).toBe(0);
     const added = (await rowsOf(bed.t)).slice(first.length);
     // One transaction: its new records first, then those it changed.
@@ -70,20 +81,52 @@ describe('history of imports', () => {
     expect(added[0].request_id).not.toBe(first[0].request_id);
     expect(added[1].request_id).toBe(added[0].request_id);
   });
+
+  it('shows readers each source by its name, never its secret or folder', async () => {
+    const url = sources.url('/covid.csv');
+    const feed = await bed.t.http.get('/api/covid/changes').set(bed.t.auth('reader'));
+    expect(feed.status).toBe(200);
+    const listed = await bed.cli('sources');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.split('\n').filter((l) => l.startsWith('covid '))).toEqual([
+      'covid first.csv',
+      `covid ${url}`,
+    ]);
+    for (const text of [JSON.stringify(feed.body), listed.stdout]) {
+      expect(text).not.toContain('SECRET');
+      expect(text).not.toContain(bed.dir);
+    }
+  });
+
+  it('cuts a long URL to the column: the import succeeds, its actor recognisable', async () => {
+    const url = sources.url(longPath);
+    expect(url.length).toBeGreaterThan(400);
+    const imported = await bed.cli('import', 'covid', url);
+    expect(imported.stderr).toBe('');
+    expect(imported.code).toBe(0);
+    const [row] = (await rowsOf(bed.t)).filter((r) => r.date === '2024-02-01');
+    expect(Array.from(row.actor)).toHaveLength(255);
+    expect(row.actor.startsWith(`import:${sources.url('/long-name-long-name-')}`)).toBe(true);
+    expect(row.actor).toMatch(/…[0-9a-f]{8}$/);
+    const history = await bed.t.http
+      .get(`/api/covid/data/${row.record_id}/history`)
+      .set(bed.t.auth());
+    expect((history.body as { actor: string }[]).map((r) => r.actor)).toEqual([row.actor]);
+  });
 });
 
 describe('history of the scheduled sync', () => {
   const sources = new SourceServer();
   let t: TestApp;
   beforeAll(async () => {
-    sources.routes['/covid.csv'] = fileRoute(() => ({
+    sources.routes['/covid.csv?token=SECRET'] = fileRoute(() => ({
       body: V1,
       etag: '"v1"',
       modified: 'Mon, 01 Jan 2024 00:00:00 GMT',
     }));
     await sources.start();
     t = await bootTestApp({
-      SYNC_SOURCES: `covid=${sources.url('/covid.csv')}`,
+      SYNC_SOURCES: `covid=${sources.url('/covid.csv?token=SECRET')}`,
       SYNC_INTERVAL: '1d',
     });
   });
@@ -106,5 +149,12 @@ describe('history of the scheduled sync', () => {
     const history = await t.http.get(`/api/covid/data/${rows[1].record_id}/history`).set(t.auth());
     expect(history.status).toBe(200);
     expect((history.body as { actor: string }[]).map((r) => r.actor)).toEqual([`sync:${url}`]);
+    // The sources' report shows the URL without its query string: that stays in the config.
+    const report = await t.http.get('/api/sources').set(t.auth());
+    expect(report.status).toBe(200);
+    expect((report.body as { sources: { url: string }[] }).sources.map((s) => s.url)).toEqual([
+      url,
+    ]);
+    expect(JSON.stringify(report.body)).not.toContain('SECRET');
   });
 });

@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import {
   Model,
   Real,
+  checkFeed,
   firstLoad,
   startSystem,
   stopSystem,
@@ -33,6 +34,8 @@ const SHRINK = env('FC_SHRINK', 1) !== 0;
 const TIME_LIMIT_MS = env('FC_TIME_LIMIT_MS', 240_000);
 /** Weight of the writes of a thousand rows or more, against 6 for the small ones. */
 const LARGE = env('FC_LARGE', 1);
+/** Kinds of command left out, to look past a known failure (`prune,race`: see docs/testing.md). */
+const WITHOUT = (process.env.FC_WITHOUT ?? '').split(',').filter(Boolean);
 
 describe(`write paths against a model (${TEST_DB_TYPE})`, () => {
   it(
@@ -40,12 +43,13 @@ describe(`write paths against a model (${TEST_DB_TYPE})`, () => {
     async () => {
       await fc.assert(
         fc.asyncProperty(
-          fc.commands([writeCommands(LARGE)], { maxCommands: STEPS, size: 'max' }),
+          fc.commands([writeCommands(LARGE, WITHOUT)], { maxCommands: STEPS, size: 'max' }),
           async (cmds) => {
             const real: Real = await startSystem();
             try {
               const model: Model = await firstLoad(real);
               await fc.asyncModelRun(() => ({ model, real }), cmds);
+              await checkFeed(model, real);
             } finally {
               await stopSystem(real);
             }

@@ -24,11 +24,15 @@ export class SourceStatusResponse {
   @ApiProperty({ enum: ['covid', 'mpox'], example: 'covid' })
   dataset: string;
 
-  @ApiProperty({ example: 'https://example.org/WHO-COVID-19-global-daily-data.csv' })
+  @ApiProperty({
+    description:
+      "The source's name: a URL without credentials, query string or fragment (those stay in the configuration), or a file's name without its folder",
+    example: 'https://example.org/WHO-COVID-19-global-daily-data.csv',
+  })
   url: string;
 
   @ApiProperty({
-    description: 'Listed in SYNC_SOURCES (else imported by hand from its URL, or a file:// URL)',
+    description: 'Listed in SYNC_SOURCES (else imported by hand from its URL, or a file)',
   })
   scheduled: boolean;
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { describeError } from '@app/common';
+import { describeError, sourceName } from '@app/common';
 import {
   AppConfig,
   FIRST_RUN_DELAY_MS,
@@ -159,7 +159,7 @@ export class SyncService implements OnApplicationBootstrap, OnApplicationShutdow
     );
     written.forEach((dataset) => this.changes.written(dataset));
     for (const run of runs) {
-      const line = `sync ${run.dataset} ${run.url}: ${run.outcome}, ${run.written} record(s) written${run.error ? `: ${run.error}` : ''}`;
+      const line = `sync ${run.dataset} ${sourceName(run.url)}: ${run.outcome}, ${run.written} record(s) written${run.error ? `: ${run.error}` : ''}`;
       if (run.outcome === 'failed') this.logger.warn(line);
       else this.logger.log(line);
     }

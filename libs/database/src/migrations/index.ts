@@ -14,6 +14,7 @@ import { SourceImports1765200000000 } from './1765200000000-source-imports';
 import { HistoryHorizons1765300000000 } from './1765300000000-history-horizons';
 import { CreatePopulation1765400000000 } from './1765400000000-create-population';
 import { OneSpellingPerClient1765410000000 } from './1765410000000-one-spelling-per-client';
+import { ImportActorNames1765450000000 } from './1765450000000-import-actor-names';
 
 /** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   HistoryHorizons1765300000000,
   CreatePopulation1765400000000,
   OneSpellingPerClient1765410000000,
+  ImportActorNames1765450000000,
 ];

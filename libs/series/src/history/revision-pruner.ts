@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { writeTransaction } from '@app/database';
-import { IN_LIMIT } from '../record-rows';
+import { listChunks, placeholders, writeTransaction } from '@app/database';
+import { IN_LIST } from '../record-rows';
 import { SeriesDefinition } from '../series.types';
 
 /** Revision ids looked at per transaction: each holds SQLite's only writer briefly. */
@@ -94,10 +94,10 @@ export class RevisionPruner {
   ): Promise<number> {
     const bySet = new Map<string, number>();
     for (const { changeSet } of revisions) bySet.set(changeSet, (bySet.get(changeSet) ?? 0) + 1);
-    for (let start = 0; start < revisions.length; start += IN_LIMIT) {
-      const ids = revisions.slice(start, start + IN_LIMIT).map((r) => r.id);
+    for (const some of listChunks(revisions, IN_LIST)) {
+      const ids = some.map((r) => r.id);
       await manager.query(
-        `DELETE FROM ${this.table} WHERE id IN (${ids.map(() => '?').join(', ')})`,
+        `DELETE FROM ${this.table} WHERE id IN (${placeholders(ids.length)})`,
         ids,
       );
     }

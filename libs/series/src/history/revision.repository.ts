@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { countryKey } from '@app/common';
-import { SqlStatement, withDeadline } from '@app/database';
+import { SqlStatement, idConditions, listChunks, placeholders, withDeadline } from '@app/database';
 import { IN_LIMIT, Row, recordValuesOf } from '../record-rows';
 import { ChangeOrigin, RecordValues, SeriesDefinition } from '../series.types';
 
@@ -80,26 +80,11 @@ function newChangeSetKey(): string {
   return ((randomBytes(8).readBigUInt64BE() >> 2n) + 1n).toString();
 }
 
-/** Revisions per INSERT statement (13 parameters each: within both drivers' limits). */
-const APPEND_CHUNK = 500;
+/** Parameters of one revision's row in an INSERT. */
+const REVISION_PARAMS = 13;
 
-/** Id ranges per INSERT ... SELECT (two parameters each). */
-const COPY_CHUNK = 1000;
-
-/** `ids` sorted, as [first, last] runs of consecutive ids, `size` runs per chunk. */
-function idRanges(ids: number[], size: number): [number, number][][] {
-  const sorted = [...ids].sort((a, b) => a - b);
-  const runs: [number, number][] = [];
-  for (const id of sorted) {
-    const run = runs[runs.length - 1];
-    if (run && id === run[1] + 1) run[1] = id;
-    else runs.push([id, id]);
-  }
-  const chunks: [number, number][][] = [];
-  for (let start = 0; start < runs.length; start += size)
-    chunks.push(runs.slice(start, start + size));
-  return chunks;
-}
+/** A revision's row at most: its SQL and values, the actor included (255 characters). */
+const REVISION_BYTES = 600;
 
 /**
  * How long a gap in the commits' `seq` holds the change feed back. A gap is a commit whose `seq`
@@ -170,14 +155,15 @@ export class RevisionRepository {
       },
       appendCopies: async (manager, table, kind, ids, into = this.table) => {
         if (sealed) throw new Error('revisions appended to a sealed change set');
-        // Runs of consecutive ids as ranges: an import's new records are mostly one run.
-        for (const chunk of idRanges(ids, COPY_CHUNK)) {
+        // Runs of consecutive ids as ranges (an import's new records are mostly one run),
+        // scattered ones (a source's revisions) as IN lists: a few statements either way.
+        for (const where of idConditions('id', ids)) {
           await manager.query(
             `INSERT INTO ${into} (record_id, at, actor, request_id, kind, ${VALUE_COLUMNS},
                country_key, change_set)
              SELECT id, ?, ?, ?, ?, ${VALUE_COLUMNS}, country_key, ? FROM ${table}
-             WHERE ${chunk.map(() => 'id BETWEEN ? AND ?').join(' OR ')} ORDER BY id`,
-            [at, origin.actor, origin.requestId ?? null, kind, key, ...chunk.flat()],
+             WHERE ${where.sql} ORDER BY id`,
+            [at, origin.actor, origin.requestId ?? null, kind, key, ...where.params],
           );
         }
         appended += ids.length;
@@ -199,8 +185,8 @@ export class RevisionRepository {
     revisions: NewRevision[],
     at: number,
   ): Promise<void> {
-    for (let start = 0; start < revisions.length; start += APPEND_CHUNK) {
-      const chunk = revisions.slice(start, start + APPEND_CHUNK);
+    const cost = { paramsPerItem: REVISION_PARAMS, bytesPerItem: REVISION_BYTES, maxItems: 500 };
+    for (const chunk of listChunks(revisions, cost)) {
       const { sql, params } = this.revisionsInsert(changeSet, origin, at, chunk);
       await manager.query(sql, params);
     }
@@ -240,7 +226,7 @@ export class RevisionRepository {
     const row = `(${recordIdSql ?? '?'}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
     return {
       sql: `INSERT INTO ${this.table} (record_id, at, actor, request_id, kind, ${VALUE_COLUMNS},
-         country_key, change_set) VALUES ${revisions.map(() => row).join(', ')}`,
+         country_key, change_set) VALUES ${placeholders(revisions.length, row)}`,
       params: revisions.flatMap(({ recordId, kind, values }) => [
         ...(recordIdSql ? [] : [recordId]),
         at,
@@ -398,11 +384,12 @@ export class RevisionRepository {
       wanted -= count;
       if (wanted === 0) break;
     }
-    if (whole.length > 0) {
+    // Ascending: the lists' answers follow one another in the feed's order.
+    for (const some of listChunks(whole, { paramsPerItem: 1 })) {
       page.push(
         ...(await this.feedRows(
-          `c.seq IN (${whole.map(() => '?').join(', ')}) ORDER BY c.seq, r.id`,
-          whole,
+          `c.seq IN (${placeholders(some.length)}) ORDER BY c.seq, r.id`,
+          some,
         )),
       );
     }
