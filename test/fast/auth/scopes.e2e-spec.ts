@@ -100,6 +100,14 @@ function tokenRoutes(): TokenRoute[] {
       },
       {
         method: 'get',
+        template: `/api/${key}/series`,
+        scopes: read,
+        success: 200,
+        call: (t, token) =>
+          t.http.get(`/api/${key}/series?country=Chile&metrics=new_cases`).set(bearer(token)),
+      },
+      {
+        method: 'get',
         template: `/api/${key}/countries`,
         scopes: read,
         success: 200,
