@@ -88,9 +88,20 @@ export class SeriesRepository {
     this.records = dataSource.getRepository(definition.entity);
     this.table = this.records.metadata.tableName;
     this.revisions = new RevisionRepository(dataSource, definition, deadlineMs);
+    const revisions = `${definition.key}_revisions`;
+    // Every committed write adds revisions and seals a commit; on SQLite (one writer) both take
+    // their ids in commit order, so the pair changes with every write, a load built aside included.
+    const version = async () => {
+      const [row] = await this.rows(
+        `SELECT (SELECT MAX(id) FROM ${revisions}) AS r,
+                (SELECT MAX(seq) FROM ${definition.key}_revision_commits) AS c`,
+      );
+      return `${String(row?.r)}:${String(row?.c)}`;
+    };
     this.figures = new FiguresRepository(
       (sql, params) => this.rows(sql, params),
       (asOf) => this.source(asOf),
+      dataSource.options.type === 'mysql' ? undefined : version,
     );
     if (dataSource.options.type !== 'mysql') {
       this.loadAside = new SqliteLoadAside(

@@ -215,6 +215,30 @@ describe('derived series (/<key>/series)', () => {
     });
   });
 
+  it("follows every write in a region's sums (kept on SQLite until the next write)", async () => {
+    const url = '/api/covid/series?country=Europe&metrics=new_cases&from=2023-03-02&to=2023-03-02';
+    const before = await t.http.get(url).set(t.auth());
+    expect(before.body).toEqual([
+      { date: '2023-03-02', country: 'Europe', countries_reporting: 2, new_cases: 21 },
+    ]);
+    const germany = await t.http
+      .get('/api/covid/data?country=Germany&from=2023-03-02&to=2023-03-02')
+      .set(t.auth());
+    const written = await t.http
+      .put(`/api/covid/data/${germany.body[0].id}`)
+      .set(t.auth())
+      .send(record('2023-03-02', 'Germany', 1001, 1001));
+    expect(written.status).toBe(200);
+    expect((await t.http.get(url).set(t.auth())).body).toEqual([
+      { date: '2023-03-02', country: 'Europe', countries_reporting: 2, new_cases: 1021 },
+    ]);
+    const removed = await t.http.delete(`/api/covid/data/${germany.body[0].id}`).set(t.auth());
+    expect(removed.status).toBe(200);
+    expect((await t.http.get(url).set(t.auth())).body).toEqual([
+      { date: '2023-03-02', country: 'Europe', countries_reporting: 1, new_cases: 20 },
+    ]);
+  });
+
   it('needs the read scope of the disease', async () => {
     expect((await t.http.get('/api/mpox/series')).status).toBe(401);
   });

@@ -1,5 +1,6 @@
 import { IN_LIMIT, Row, toDaily } from '../record-rows';
 import { FigureDay } from './daily-figures';
+import { RegionDaysMemo } from './region-days-memo';
 
 /** Runs a query (with the API's deadline). */
 type Query = (sql: string, params?: unknown[]) => Promise<Row[]>;
@@ -40,10 +41,19 @@ const where = (conditions: string[]) =>
 
 /** The SQL of the derived series: days of a place, sums of a region, counts for cursor pages. */
 export class FiguresRepository {
+  private readonly memo?: RegionDaysMemo;
+
+  /**
+   * @param version a value that changes with every committed write, when the database gives one
+   * without gaps (SQLite, a single writer): regions' sums are then kept until it changes.
+   */
   constructor(
     private readonly query: Query,
     private readonly source: Source,
-  ) {}
+    version?: () => Promise<string>,
+  ) {
+    if (version) this.memo = new RegionDaysMemo(version);
+  }
 
   /** One place's days within the range, oldest first, and its name as its last one has it. */
   async placeDays(
@@ -65,7 +75,13 @@ export class FiguresRepository {
    * Each date's sums over the places of `keys` that have a record that date, with how many do
    * (`countries_reporting`), oldest first. Keys go IN_LIMIT at a time, the sums then merged.
    */
-  async regionDays(keys: string[], range: FigureRange): Promise<FigureDay[]> {
+  regionDays(keys: string[], range: FigureRange): Promise<FigureDay[]> {
+    if (!this.memo || range.asOf !== undefined) return this.sumRegion(keys, range);
+    const key = JSON.stringify([keys, range.from, range.to]);
+    return this.memo.get(key, () => this.sumRegion(keys, range));
+  }
+
+  private async sumRegion(keys: string[], range: FigureRange): Promise<FigureDay[]> {
     const byDate = new Map<string, FigureDay>();
     for (let i = 0; i < keys.length; i += IN_LIMIT) {
       const chunk = keys.slice(i, i + IN_LIMIT);
