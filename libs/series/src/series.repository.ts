@@ -40,6 +40,12 @@ import { canonicalCountryName } from '@app/countries';
 /** Records in a batch from which SQLite compares them with the stored ones before writing. */
 const COMPARE_FIRST_MIN = 1000;
 
+/**
+ * Keys are read country by country, by their dates, when they fill less than one day in this
+ * many of their countries' range of dates (`storedRecords`).
+ */
+const SCATTERED_SHARE = 8;
+
 /** One record's row in an INSERT or UPDATE: 7 values (8 with its id). */
 const RECORD_ROW = { paramsPerItem: 8, bytesPerItem: 400 };
 
@@ -796,14 +802,23 @@ export class SeriesRepository {
   }
 
   /**
-   * The stored records with the keys of `records`, by country key and date: one query (per
-   * `IN_LIST` countries) over their range of dates.
+   * The stored records with the keys of `records`, by country key and date. Keys close together
+   * (a file's new days, a whole series): one query (per `IN_LIST` countries) over their range of
+   * dates. Keys scattered over a much larger range (a source revising 1% of its rows): one query
+   * per country naming its dates, so that the write does not read the whole table while it holds
+   * the writer.
    */
   private async storedRecords(
     manager: EntityManager,
     records: RecordValues[],
   ): Promise<Map<string, SeriesRecord>> {
-    const countries = [...new Set(records.map((r) => countryKey(r.country)))];
+    const datesOf = new Map<string, Set<string>>();
+    for (const r of records) {
+      const key = countryKey(r.country);
+      const dates = datesOf.get(key) ?? new Set<string>();
+      dates.add(r.date);
+      datesOf.set(key, dates);
+    }
     const wanted = new Set(records.map((r) => `${countryKey(r.country)}|${r.date}`));
     let first = records[0].date;
     let last = first;
@@ -812,16 +827,35 @@ export class SeriesRepository {
       if (date > last) last = date;
     }
     const found = new Map<string, SeriesRecord>();
-    for (const some of listChunks(countries, { ...IN_LIST, fixedParams: 2 })) {
-      const rows = await manager.query<Row[]>(
-        `SELECT country_key, ${COLUMNS} FROM ${this.table}
-         WHERE country_key IN (${placeholders(some.length)}) AND date >= ? AND date <= ?`,
-        [...some, first, last],
-      );
+    const keep = (rows: Row[]) => {
       for (const row of rows) {
         const key = `${String(row.country_key)}|${String(row.date)}`;
         if (wanted.has(key)) found.set(key, toRecord(row));
       }
+    };
+    const days = (Date.parse(last) - Date.parse(first)) / 86_400_000 + 1;
+    if (wanted.size * SCATTERED_SHARE < datesOf.size * days) {
+      for (const [key, dates] of datesOf) {
+        for (const some of listChunks([...dates], { ...IN_LIST, fixedParams: 1 })) {
+          keep(
+            await manager.query<Row[]>(
+              `SELECT country_key, ${COLUMNS} FROM ${this.table}
+               WHERE country_key = ? AND date IN (${placeholders(some.length)})`,
+              [key, ...some],
+            ),
+          );
+        }
+      }
+      return found;
+    }
+    for (const some of listChunks([...datesOf.keys()], { ...IN_LIST, fixedParams: 2 })) {
+      keep(
+        await manager.query<Row[]>(
+          `SELECT country_key, ${COLUMNS} FROM ${this.table}
+           WHERE country_key IN (${placeholders(some.length)}) AND date >= ? AND date <= ?`,
+          [...some, first, last],
+        ),
+      );
     }
     return found;
   }

@@ -86,4 +86,22 @@ describe('a bulk write of thousands of scattered updates', () => {
       picked.map((r) => r.id).sort((a, b) => a - b),
     );
   });
+
+  // Few keys far apart: the stored records are read by their dates, country by country.
+  it('updates a few hundred records spread over the whole store, and only those', async () => {
+    const byId = (await all()).sort((a, b) => a.id - b.id);
+    const picked = shuffled(byId.filter((_, i) => i % 2 === 1)).slice(0, 300);
+    const res = await t.http
+      .post('/api/covid/data/bulk')
+      .set(t.auth())
+      .send(
+        picked.map((r) =>
+          recordBody({ country: r.country, date: r.date, total_cases: r.total_cases + 3 }),
+        ),
+      );
+    expect(res.body).toEqual({ success: true, inserted: 0, updated: 300 });
+    const expected = new Map(byId.map((r) => [r.id, r.total_cases]));
+    for (const r of picked) expected.set(r.id, r.total_cases + 3);
+    expect(new Map((await all()).map((r) => [r.id, r.total_cases]))).toEqual(expected);
+  });
 });
