@@ -54,25 +54,31 @@ describe('sql-lists', () => {
   });
 
   describe('idConditions', () => {
-    it('runs of consecutive ids become ranges, single ids one IN list', () => {
+    it('long runs of consecutive ids become ranges, other ids IN lists, never mixed', () => {
+      const run = (first: number, length: number) => Array.from({ length }, (_, i) => first + i);
       expect(idConditions('id', [7, 1, 2, 3, 9, 10, 5])).toEqual([
-        {
-          sql: '(id IN (?, ?) OR id BETWEEN ? AND ? OR id BETWEEN ? AND ?)',
-          params: [5, 7, 1, 3, 9, 10],
-        },
+        { sql: 'id IN (?, ?, ?, ?, ?, ?, ?)', params: [1, 2, 3, 5, 7, 9, 10] },
+      ]);
+      expect(idConditions('id', [...run(100, 16), 5, ...run(200, 20), 300])).toEqual([
+        { sql: 'id IN (?)', params: [5] },
+        { sql: '(id BETWEEN ? AND ? OR id BETWEEN ? AND ?)', params: [100, 115, 200, 219] },
+        { sql: 'id IN (?)', params: [300] },
       ]);
       expect(idConditions('id', [4])).toEqual([{ sql: 'id IN (?)', params: [4] }]);
       expect(idConditions('id', [])).toEqual([]);
     });
 
     it('bounds each condition, and covers ascending segments of the ids', () => {
-      const pairs = Array.from({ length: 250 }, (_, i) => [10 * i, 10 * i + 1]).flat();
-      const conditions = idConditions('id', pairs);
+      const runs = Array.from({ length: 250 }, (_, i) => [100 * i, 100 * i + 19]);
+      const ids = runs.flatMap(([first, last]) =>
+        Array.from({ length: last - first + 1 }, (_, k) => first + k),
+      );
+      const conditions = idConditions('id', ids);
       expect(conditions).toHaveLength(3);
       for (const { sql } of conditions) {
         expect(sql.split(' OR ').length).toBeLessThanOrEqual(MAX_OR_TERMS);
       }
-      expect(conditions.flatMap((c) => c.params)).toEqual(pairs);
+      expect(conditions.flatMap((c) => c.params)).toEqual(runs.flat());
       const singles = idConditions('id', scattered(2_500, 100_000), 1_000);
       expect(singles.map((c) => c.params.length)).toEqual([1_000, 1_000, 500]);
     });

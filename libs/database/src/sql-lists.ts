@@ -66,11 +66,19 @@ export interface SqlCondition {
 }
 
 /**
- * A condition matching exactly `ids` on `column`, as statements' worth: ascending, runs of
- * consecutive ids as `BETWEEN` ranges (an import's new records are mostly one run), single ids in
- * one `IN (...)` list; at most `MAX_OR_TERMS` ranges and `maxIds` single ids per condition, so
- * that scattered ids (a source revising 1% of its rows) cost a few statements, never a deep one.
- * Each condition covers ids above the previous one's: ordering by the column keeps `ids`' order.
+ * Runs shorter than this are matched id by id: SQLite reads an `IN` list and a chain of ranges
+ * well apart, and markedly slower mixed in one `OR` (a revision of scattered records copies
+ * each run of two or three neighbours).
+ */
+export const MIN_RANGE = 16;
+
+/**
+ * A condition matching exactly `ids` on `column`, as statements' worth: ascending, runs of at
+ * least `MIN_RANGE` consecutive ids as `BETWEEN` ranges (an import's new records are mostly one
+ * run), other ids in `IN (...)` lists; each condition either one list or ranges alone, with at
+ * most `MAX_OR_TERMS` ranges and `maxIds` single ids, so that scattered ids (a source revising 1%
+ * of its rows) cost a few statements, never a deep one. Each condition covers ids above the
+ * previous one's: ordering by the column keeps `ids`' order.
  */
 export function idConditions(
   column: string,
@@ -84,29 +92,32 @@ export function idConditions(
     if (run && id === run[1] + 1) run[1] = id;
     else runs.push([id, id]);
   }
-  const singleMax = Math.min(maxIds, SQL_LIMITS.params - 2 * MAX_OR_TERMS);
+  const singleMax = Math.min(maxIds, SQL_LIMITS.params);
   const conditions: SqlCondition[] = [];
   let singles: number[] = [];
   let ranges: [number, number][] = [];
   const flush = () => {
-    if (singles.length === 0 && ranges.length === 0) return;
-    const terms = [
-      ...(singles.length ? [`${column} IN (${placeholders(singles.length)})`] : []),
-      ...ranges.map(() => `${column} BETWEEN ? AND ?`),
-    ];
-    conditions.push({
-      sql: terms.length === 1 ? terms[0] : `(${terms.join(' OR ')})`,
-      params: [...singles, ...ranges.flat()],
-    });
+    if (singles.length > 0) {
+      conditions.push({ sql: `${column} IN (${placeholders(singles.length)})`, params: singles });
+    } else if (ranges.length > 0) {
+      const terms = ranges.map(() => `${column} BETWEEN ? AND ?`);
+      conditions.push({
+        sql: terms.length === 1 ? terms[0] : `(${terms.join(' OR ')})`,
+        params: ranges.flat(),
+      });
+    }
     singles = [];
     ranges = [];
   };
   for (const [first, last] of runs) {
-    if (first === last) {
-      if (singles.length === singleMax) flush();
-      singles.push(first);
+    if (last - first + 1 < MIN_RANGE) {
+      if (ranges.length > 0) flush();
+      for (let id = first; id <= last; id++) {
+        if (singles.length === singleMax) flush();
+        singles.push(id);
+      }
     } else {
-      if (ranges.length === MAX_OR_TERMS) flush();
+      if (singles.length > 0 || ranges.length === MAX_OR_TERMS) flush();
       ranges.push([first, last]);
     }
   }
