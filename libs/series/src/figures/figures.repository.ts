@@ -1,6 +1,6 @@
 import { IN_LIMIT, Row, toDaily } from '../record-rows';
 import { FigureDay } from './daily-figures';
-import { RegionDaysMemo } from './region-days-memo';
+import { VersionedMemo } from './versioned-memo';
 
 /** Runs a query (with the API's deadline). */
 type Query = (sql: string, params?: unknown[]) => Promise<Row[]>;
@@ -41,22 +41,36 @@ const where = (conditions: string[]) =>
 
 /** The SQL of the derived series: days of a place, sums of a region, counts for cursor pages. */
 export class FiguresRepository {
-  private readonly memo?: RegionDaysMemo;
+  private readonly regions?: VersionedMemo<FigureDay[]>;
+  private readonly places?: VersionedMemo<{ country: string | null; days: FigureDay[] }>;
 
   /**
    * @param version a value that changes with every committed write, when the database gives one
-   * without gaps (SQLite, a single writer): regions' sums are then kept until it changes.
+   * without gaps (SQLite, a single writer): places' days and regions' sums are then kept until it
+   * changes (all seven regions; the places most read, a few MB).
    */
   constructor(
     private readonly query: Query,
     private readonly source: Source,
     version?: () => Promise<string>,
   ) {
-    if (version) this.memo = new RegionDaysMemo(version);
+    if (version) {
+      this.regions = new VersionedMemo(version, 32);
+      this.places = new VersionedMemo(version, 64);
+    }
   }
 
   /** One place's days within the range, oldest first, and its name as its last one has it. */
-  async placeDays(
+  placeDays(
+    key: string,
+    range: FigureRange,
+  ): Promise<{ country: string | null; days: FigureDay[] }> {
+    if (!this.places || range.asOf !== undefined) return this.readPlace(key, range);
+    const memoKey = JSON.stringify([key, range.from, range.to]);
+    return this.places.get(memoKey, () => this.readPlace(key, range));
+  }
+
+  private async readPlace(
     key: string,
     range: FigureRange,
   ): Promise<{ country: string | null; days: FigureDay[] }> {
@@ -76,9 +90,9 @@ export class FiguresRepository {
    * (`countries_reporting`), oldest first. Keys go IN_LIMIT at a time, the sums then merged.
    */
   regionDays(keys: string[], range: FigureRange): Promise<FigureDay[]> {
-    if (!this.memo || range.asOf !== undefined) return this.sumRegion(keys, range);
+    if (!this.regions || range.asOf !== undefined) return this.sumRegion(keys, range);
     const key = JSON.stringify([keys, range.from, range.to]);
-    return this.memo.get(key, () => this.sumRegion(keys, range));
+    return this.regions.get(key, () => this.sumRegion(keys, range));
   }
 
   private async sumRegion(keys: string[], range: FigureRange): Promise<FigureDay[]> {

@@ -1,5 +1,5 @@
 import { FigureDay } from './daily-figures';
-import { RegionDaysMemo } from './region-days-memo';
+import { VersionedMemo } from './versioned-memo';
 
 const day = (date: string, new_cases: number): FigureDay => ({
   date,
@@ -9,11 +9,11 @@ const day = (date: string, new_cases: number): FigureDay => ({
   total_deaths: 0,
 });
 
-describe('RegionDaysMemo', () => {
+describe('VersionedMemo', () => {
   it('reads again only when the version changed', async () => {
     let version = 'v1';
     let reads = 0;
-    const memo = new RegionDaysMemo(() => Promise.resolve(version));
+    const memo = new VersionedMemo<FigureDay[]>(() => Promise.resolve(version), 32);
     const read = () => Promise.resolve([day('2023-01-01', ++reads)]);
     expect(await memo.get('World', read)).toEqual([day('2023-01-01', 1)]);
     expect(await memo.get('World', read)).toEqual([day('2023-01-01', 1)]);
@@ -26,7 +26,7 @@ describe('RegionDaysMemo', () => {
 
   it('keeps the version read before the sums, so a write meanwhile costs one more read', async () => {
     let version = 1;
-    const memo = new RegionDaysMemo(() => Promise.resolve(String(version)));
+    const memo = new VersionedMemo<FigureDay[]>(() => Promise.resolve(String(version)), 32);
     const first = await memo.get('World', () => {
       version++; // a write commits while the sums are read
       return Promise.resolve([day('2023-01-01', 1)]);
@@ -36,14 +36,17 @@ describe('RegionDaysMemo', () => {
     expect(again).toEqual([day('2023-01-01', 2)]);
   });
 
-  it('keeps at most 32 regions and ranges, dropping the oldest', async () => {
+  it('keeps at most its size, dropping the least recently read', async () => {
     let reads = 0;
-    const memo = new RegionDaysMemo(() => Promise.resolve('v'));
+    const memo = new VersionedMemo<FigureDay[]>(() => Promise.resolve('v'), 32);
     const read = () => Promise.resolve([day('2023-01-01', ++reads)]);
-    for (let i = 0; i <= 32; i++) await memo.get(`key ${i}`, read);
-    await memo.get('key 32', read);
+    for (let i = 0; i < 32; i++) await memo.get(`key ${i}`, read);
+    await memo.get('key 0', read); // read again: now the most recent
+    await memo.get('key 32', read); // drops key 1
     expect(reads).toBe(33);
     await memo.get('key 0', read);
+    expect(reads).toBe(33);
+    await memo.get('key 1', read);
     expect(reads).toBe(34);
   });
 });
