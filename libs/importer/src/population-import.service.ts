@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { basename, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AppConfig, InjectConfig } from '@app/config';
 import { PopulationRepository, PopulationWriteCounts, SourceRepository } from '@app/database';
-import { describeError } from '@app/common';
+import { describeError, sourceName } from '@app/common';
 import { ChangeAnnouncer } from './change-announcer';
 import { CsvRecord, csvRecords } from './csv-records';
 import { ImportError, interruptedBy } from './import-error';
@@ -49,7 +49,7 @@ export class PopulationImportService {
       return new ImportError(message);
     };
     if (!isUrl(target)) {
-      const result = await this.importFile(target, basename(target), signal);
+      const result = await this.importFile(target, sourceName(target), signal);
       await this.sources.save(this.applied(attempt, result.summary, {}, null));
       return result;
     }
@@ -75,8 +75,8 @@ export class PopulationImportService {
       }
       let result;
       try {
-        // The table's source is its URL without the query string (which may hold a key).
-        result = await this.importFile(downloaded.path, target.split(/[?#]/, 1)[0], signal);
+        // The table's source as any reader may see it: no credentials, query string or fragment.
+        result = await this.importFile(downloaded.path, sourceName(target), signal);
       } catch (error) {
         throw await fail(describeError(error).replaceAll(downloaded.path, target));
       }

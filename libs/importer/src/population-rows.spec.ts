@@ -1,4 +1,4 @@
-import { populationRows } from './population-rows';
+import { populationRows, shownSource } from './population-rows';
 
 const records = (...lines: string[]) =>
   lines.map((line, i) => ({ cells: line.split(','), line: i + 1 }));
@@ -62,5 +62,12 @@ describe('population rows', () => {
       problem:
         'unrecognised population header: expected entity,iso_code,year,population (and optionally source), missing entity, iso_code',
     });
+  });
+
+  it('shows URLs in a source without credentials, query string or fragment', () => {
+    expect(shownSource('UN WPP (https://u:p@example.org/wpp.csv?key=SECRET#x), 2022')).toBe(
+      'UN WPP (https://example.org/wpp.csv), 2022',
+    );
+    expect(shownSource('x'.repeat(300))).toHaveLength(200);
   });
 });

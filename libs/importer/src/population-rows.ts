@@ -1,4 +1,5 @@
 import { resolveCountry } from '@app/countries';
+import { sourceName } from '@app/common';
 import { PopulationRow } from '@app/database';
 import { CsvRecord } from './csv-records';
 
@@ -111,8 +112,21 @@ export function populationRows(
       year,
       country: identity.name,
       population: Math.round(population),
-      source: (cell(columns.source) || defaultSource).slice(0, 200),
+      source: shownSource(cell(columns.source) || defaultSource),
     });
   }
   return { rows: [...rows.values()], summary };
+}
+
+/**
+ * A table's `source` as `/api/population` shows it to anyone: the URLs in it reduced to what
+ * `sourceName` keeps (no credentials, query string or fragment), at most 200 characters.
+ */
+export function shownSource(text: string): string {
+  const shown = text.replace(/https?:\/\/[^\s"'<>()]+/gi, (url) => {
+    // Punctuation after a URL belongs to the sentence around it.
+    const after = /[.,;:!?]+$/.exec(url)?.[0] ?? '';
+    return sourceName(url.slice(0, url.length - after.length)) + after;
+  });
+  return shown.slice(0, 200);
 }

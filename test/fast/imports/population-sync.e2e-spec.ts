@@ -9,14 +9,15 @@ describe('scheduled sync of a population table (SYNC_SOURCES=population=<url>)',
   let t: TestApp;
 
   beforeAll(async () => {
-    sources.routes['/population.csv'] = fileRoute(() => ({
+    sources.routes['/population.csv?sig=SECRET'] = fileRoute(() => ({
       body: TABLE,
       etag: '"p1"',
       modified: 'Mon, 01 Jan 2024 00:00:00 GMT',
     }));
     await sources.start();
     t = await bootTestApp({
-      SYNC_SOURCES: `population=${sources.url('/population.csv')}`,
+      // A signed URL: its signature must not reach any reader.
+      SYNC_SOURCES: `population=${sources.url('/population.csv')}?sig=SECRET`,
       SYNC_INTERVAL: '30s',
     });
   });
@@ -57,7 +58,9 @@ describe('scheduled sync of a population table (SYNC_SOURCES=population=<url>)',
         last_error: null,
       }),
     ]);
-    expect((await t.http.get('/api/population')).body).toEqual([
+    const population = await t.http.get('/api/population');
+    expect(population.text).not.toContain('SECRET');
+    expect(population.body).toEqual([
       {
         country: 'France',
         iso3: 'FRA',
