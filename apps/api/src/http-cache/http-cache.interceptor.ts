@@ -13,7 +13,12 @@ import { JSON_TYPE } from '../common/json-content-type';
 import { RouteMemo } from '../response-cache/route-memo';
 import { NEGOTIATES_FORMAT } from '../list-format/list-format.decorator';
 import { KEEP_ANSWERS, KEPT_HEADERS, ResponseCache } from '../response-cache/response-cache';
-import { VARY_ENCODING } from '../compression/response-compression';
+import {
+  VARY_ENCODING,
+  compressBody,
+  compressStream,
+  compressionOf,
+} from '../compression/response-compression';
 import { ifNoneMatchHits } from './entity-tag';
 import {
   HTTP_CACHE_SCOPE,
@@ -35,7 +40,8 @@ interface RouteCaching {
 
 /**
  * The interceptor of `@HttpCache()` (and `@CachedResponse()`): sends the answer as JSON text with
- * its caching headers, or a 304 when the client already has it. A `CachedValue` (JSON text read
+ * its caching headers, or a 304 when the client already has it, compressed as the client asks
+ * (these routes have no compression hook: `CompressedByApi`). A `CachedValue` (JSON text read
  * through a `ReadCache`) of a `@CachedResponse()` GET is kept in the `ResponseCache`, headers
  * included, for as long as the `ReadCache` holds it.
  */
@@ -74,7 +80,13 @@ export class HttpCacheInterceptor implements NestInterceptor {
       const vary = varyOf(route.scope, route.negotiated);
       // Compressed when the client asks, whatever its length.
       addVary(reply, vary === undefined ? VARY_ENCODING : `${vary}, ${VARY_ENCODING}`);
-      return value;
+      const coding = compressionOf(request);
+      if (coding === undefined) return value;
+      void reply.header('content-encoding', coding);
+      return new StreamableFile(compressStream(value.getStream(), coding), {
+        ...value.options,
+        length: undefined,
+      });
     }
     if (value === undefined || reply.statusCode !== 200) return value;
     if (route.kept && request.method === 'GET') ResponseCache.markMissed(request);
@@ -86,7 +98,7 @@ export class HttpCacheInterceptor implements NestInterceptor {
     const headers = this.policy.headersOf(route.scope, body, route.negotiated);
     // One the handler set (an answer as of a settled instant) stands.
     if (typeof preset === 'string') headers['cache-control'] = preset;
-    setCacheHeaders(reply, headers, body.length);
+    const coding = setCacheHeaders(reply, headers, body.length);
     const contentType = reply.getHeader('content-type');
     if (
       route.kept &&
@@ -113,7 +125,11 @@ export class HttpCacheInterceptor implements NestInterceptor {
         request.headers.accept,
       );
     }
-    if (!ifNoneMatchHits(request.headers['if-none-match'], headers.etag)) return body;
+    if (!ifNoneMatchHits(request.headers['if-none-match'], headers.etag)) {
+      if (coding === undefined) return body;
+      void reply.header('content-encoding', coding);
+      return compressBody(body, coding);
+    }
     notModified(reply);
     return undefined;
   }
