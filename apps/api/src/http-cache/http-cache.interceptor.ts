@@ -14,6 +14,7 @@ import { RouteMemo } from '../response-cache/route-memo';
 import { NEGOTIATES_FORMAT } from '../list-format/list-format.decorator';
 import { KEEP_ANSWERS, KEPT_HEADERS, ResponseCache } from '../response-cache/response-cache';
 import {
+  ContentCoding,
   VARY_ENCODING,
   compressBody,
   compressStream,
@@ -100,13 +101,18 @@ export class HttpCacheInterceptor implements NestInterceptor {
     if (typeof preset === 'string') headers['cache-control'] = preset;
     const coding = setCacheHeaders(reply, headers, body.length);
     const contentType = reply.getHeader('content-type');
-    if (
+    const kept =
       route.kept &&
       source !== undefined &&
       request.method === 'GET' &&
       typeof source.value === 'string' &&
-      typeof contentType === 'string'
-    ) {
+      typeof contentType === 'string';
+    const notModifiedHere = ifNoneMatchHits(request.headers['if-none-match'], headers.etag);
+    const compressed =
+      coding === undefined || notModifiedHere
+        ? undefined
+        : this.compressed(request, body, headers.etag, coding, kept);
+    if (kept) {
       this.cache.set(
         request.url,
         {
@@ -114,7 +120,7 @@ export class HttpCacheInterceptor implements NestInterceptor {
           source: source as CachedValue<string>,
           headers,
           bytes: body.length,
-          compressed: {},
+          compressed: compressed === undefined ? {} : { [coding as ContentCoding]: compressed },
           extraHeaders: KEPT_HEADERS.flatMap((name) => {
             const header = reply.getHeader(name);
             return typeof header === 'string' ? [[name, header] as const] : [];
@@ -125,12 +131,25 @@ export class HttpCacheInterceptor implements NestInterceptor {
         request.headers.accept,
       );
     }
-    if (!ifNoneMatchHits(request.headers['if-none-match'], headers.etag)) {
-      if (coding === undefined) return body;
+    if (!notModifiedHere) {
+      if (compressed === undefined) return body;
       void reply.header('content-encoding', coding);
-      return compressBody(body, coding);
+      return compressed;
     }
     notModified(reply);
     return undefined;
+  }
+  /** `body` compressed, or the same body's kept variant when `kept`, compressed once already. */
+  private compressed(
+    request: FastifyRequest,
+    body: Buffer,
+    etag: string,
+    coding: ContentCoding,
+    kept: boolean,
+  ): Buffer {
+    const known = kept
+      ? this.cache.compressedVariant(request.url, request.headers.accept, etag, coding)
+      : undefined;
+    return known ?? compressBody(body, coding);
   }
 }

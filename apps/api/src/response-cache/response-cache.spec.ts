@@ -93,4 +93,23 @@ describe('ResponseCache', () => {
     expect(cache.get('/a', 'text/csv;q=0.9, application/json;q=0.5')).toBe(csv);
     expect(cache.get('/a', 'application/x-ndjson')).toBeUndefined();
   });
+
+  it('compresses a body read again unchanged only once, and a changed one again', () => {
+    const cache = new ResponseCache(10);
+    let current = true;
+    const first = answer(() => current);
+    first.compressed.gzip = Buffer.from('gz');
+    cache.set('/a', first);
+    current = false;
+    expect(cache.get('/a')).toBeUndefined();
+    expect(cache.compressedVariant('/a', undefined, '"x"', 'gzip')).toBe(first.compressed.gzip);
+    expect(cache.compressedVariant('/a', undefined, '"y"', 'gzip')).toBeUndefined();
+    expect(cache.compressedVariant('/a', undefined, '"x"', 'br')).toBeUndefined();
+    const again = answer(() => true);
+    cache.set('/a', again);
+    expect(cache.get('/a')?.compressed.gzip).toBe(first.compressed.gzip);
+    const changed = { ...answer(() => true), headers: { etag: '"y"', 'cache-control': 'x' } };
+    cache.set('/a', changed);
+    expect(cache.get('/a')?.compressed).toEqual({});
+  });
 });

@@ -58,6 +58,8 @@ function keyOf(url: string, accept: string | string[] | undefined): string {
 @Injectable()
 export class ResponseCache {
   private readonly answers = new Map<string, CachedAnswer>();
+  /** The compressed bodies of answers no longer current, by key, until the key is kept again. */
+  private readonly retired = new Map<string, Pick<CachedAnswer, 'headers' | 'compressed'>>();
 
   constructor(private readonly maxEntries = 1000) {}
 
@@ -68,7 +70,31 @@ export class ResponseCache {
     if (answer === undefined) return undefined;
     if (answer.source.isCurrent()) return answer;
     this.answers.delete(key);
+    this.retire(key, answer);
     return undefined;
+  }
+
+  /**
+   * The body kept for `url` and `accept`, current or not, compressed with `coding`, if it is the
+   * body tagged `etag`: a body read again unchanged (the read cache's entry expired) is not
+   * compressed again, which costs far more than reading and tagging it.
+   */
+  compressedVariant(
+    url: string,
+    accept: string | string[] | undefined,
+    etag: string,
+    coding: ContentCoding,
+  ): Buffer | undefined {
+    const key = keyOf(url, accept);
+    const kept = this.answers.get(key) ?? this.retired.get(key);
+    return kept?.headers.etag === etag ? kept.compressed[coding] : undefined;
+  }
+
+  /** Keeps what `compressedVariant` needs of an answer no longer current, within the bound. */
+  private retire(key: string, answer: CachedAnswer): void {
+    if (Object.keys(answer.compressed).length === 0) return;
+    if (this.retired.size >= this.maxEntries) this.retired.clear();
+    this.retired.set(key, { headers: answer.headers, compressed: answer.compressed });
   }
 
   /**
@@ -80,6 +106,11 @@ export class ResponseCache {
     const key = keyOf(url, accept);
     const now = Date.now();
     if (!answer.source.isCurrent(now)) return;
+    const previous = this.answers.get(key) ?? this.retired.get(key);
+    this.retired.delete(key);
+    if (previous?.headers.etag === answer.headers.etag) {
+      answer.compressed = { ...previous.compressed, ...answer.compressed };
+    }
     if (this.answers.size >= this.maxEntries && !this.answers.has(key)) {
       for (const [kept, other] of this.answers) {
         if (!other.source.isCurrent(now)) this.answers.delete(kept);
