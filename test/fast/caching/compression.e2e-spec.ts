@@ -63,6 +63,31 @@ describe('compressed answers', () => {
   });
   afterAll(() => t.close());
 
+  it("leaves the routes that compress their own answers without the plugin's hooks", () => {
+    // The plugin's hooks cost every request of a route CPU time, even an answer from memory.
+    const lines = t.app
+      .getHttpAdapter()
+      .getInstance()
+      .printRoutes({ includeHooks: true, commonPrefix: false, method: 'GET' })
+      .split('\n');
+    const hooksOf = (path: string) => {
+      const at = lines.findIndex((line) => line.endsWith(`── ${path} (GET)`));
+      expect(at).toBeGreaterThanOrEqual(0);
+      const after = lines.slice(at + 1);
+      return after
+        .slice(
+          0,
+          after.findIndex((line) => !line.includes('•')),
+        )
+        .join('\n');
+    };
+    for (const path of ['api/covid/public/latest', 'api/mpox/public/summary', 'api/covid/data']) {
+      expect(hooksOf(path)).not.toMatch(/onSend\(\)|onRequest\(\)/);
+    }
+    // Others (the metrics, the documentation, static files) are compressed by the plugin.
+    expect(hooksOf('api/metrics')).toMatch(/onSend\(\)/);
+  });
+
   describe.each(['json', 'csv', 'ndjson'])('the whole list streamed as %s', (format) => {
     const path = `/api/covid/data?limit=100000000&format=${format}`;
     let identity: Raw;
