@@ -18,6 +18,7 @@ import { FigureCursor, decodeFigureCursor, encodeFigureCursor } from './figure-c
 import { DEFAULT_MAP_METRIC, METRICS, Metric, isMetric, parseMetrics } from './figure-metrics';
 import { roundFigure } from './figure-rounding';
 import { FigureRange, FiguresRepository } from './figures.repository';
+import { PageInputs, PageMemo } from './page-memo';
 import { PopulationTable } from './population-table';
 
 export const FIGURE_PERIODS = ['day', 'week'] as const;
@@ -73,6 +74,9 @@ const byName = (a: { country: string }, b: { country: string }) =>
  * read through the disease's read cache, as of an instant when asked. COVID and MPOX share it.
  */
 export class SeriesFigures {
+  private readonly pages = new PageMemo<{ text: string; next?: string }>();
+  private lastTable?: { content: string; table: PopulationTable };
+
   constructor(
     private readonly repository: FiguresRepository,
     private readonly populationRows: () => Promise<PopulationRow[]>,
@@ -82,10 +86,16 @@ export class SeriesFigures {
 
   /** The population table, kept in the read cache (a population import drops it too). */
   population(): Promise<PopulationTable> {
-    return this.cache.get(
-      'population',
-      async () => new PopulationTable(await this.populationRows()),
-    );
+    return this.cache.get('population', async () => this.tableOf(await this.populationRows()));
+  }
+
+  /** The table of `rows`: the one made last time when they are the same (see `PageMemo`). */
+  private tableOf(rows: PopulationRow[]): PopulationTable {
+    const content = rows.map((row) => `${row.iso3} ${row.year} ${row.population}`).join('\n');
+    if (this.lastTable?.content === content) return this.lastTable.table;
+    const table = new PopulationTable(rows);
+    this.lastTable = { content, table };
+    return table;
   }
 
   /** A place's population for its figures of `year` (a region: the sum over its members). */
@@ -118,7 +128,9 @@ export class SeriesFigures {
     if (query.country !== undefined) {
       const place = await this.place(query.country, asOf);
       const key = `series:${format}:${JSON.stringify({ ...request, country: place.key })}`;
-      const page = await this.cache.getCached(key, () => this.placePage(place, request, format));
+      const page = await this.cache.getCached(key, () =>
+        this.placePage(place, request, format, `${key} ${place.name}`),
+      );
       return { kind: 'cached', answer: page.map((p) => p.text), next: page.value.next };
     }
     return this.allPlaces(request, format);
@@ -137,36 +149,39 @@ export class SeriesFigures {
     return { kind: 'place', key, iso3: null, name: stored };
   }
 
-  /** A place's rows within the request's range, every figure (cached by the caller's key). */
-  private async placeRows(place: Place, request: FigureRequest): Promise<FigureRow[]> {
+  /** What a place's page is computed from: its days read around the range, the population. */
+  private async placeInputs(
+    place: Place,
+    request: FigureRequest,
+  ): Promise<PageInputs & { populationOf: PopulationOf }> {
     const range = readRange(request);
     const table = await this.population();
-    let days: FigureDay[];
-    let populationOf: PopulationOf;
     if (place.kind === 'region') {
       const keys = place.region.members.map((member) => countryLookupKey(member.iso2));
-      days = await this.listPages.run(() => this.repository.regionDays(keys, range));
-      populationOf = this.populationOf(table, { region: place.region });
-    } else {
-      days = (await this.listPages.run(() => this.repository.placeDays(place.key, range))).days;
-      populationOf = this.populationOf(table, { iso3: place.iso3 });
+      const days = await this.listPages.run(() => this.repository.regionDays(keys, range));
+      return { days, table, populationOf: this.populationOf(table, { region: place.region }) };
     }
-    return rowsInRange(figuresOf(days, populationOf, request.period), request);
+    const { days } = await this.listPages.run(() => this.repository.placeDays(place.key, range));
+    return { days, table, populationOf: this.populationOf(table, { iso3: place.iso3 }) };
   }
 
-  private async placePage(place: Place, request: FigureRequest, format: ListFormat) {
-    let rows = await this.placeRows(place, request);
-    if (request.after) rows = rows.filter((row) => row.date > request.after!.date);
-    let next: string | undefined;
-    if (request.limit !== undefined && rows.length > request.limit) {
-      rows = rows.slice(0, request.limit);
-      next = encodeFigureCursor({ key: place.key, date: rows[rows.length - 1].date });
-    }
-    const items = rows.map((row) => figureOutput(place.name, row, request.metrics));
-    return {
-      text: listText(format, columnsOf(request.metrics, place.kind === 'region'), items),
-      next,
-    };
+  /** A place's page (cached by the caller under `key`; computed again only from new inputs). */
+  private async placePage(place: Place, request: FigureRequest, format: ListFormat, key: string) {
+    const { days, table, populationOf } = await this.placeInputs(place, request);
+    return this.pages.get(key, { days, table }, () => {
+      let rows = rowsInRange(figuresOf(days, populationOf, request.period), request);
+      if (request.after) rows = rows.filter((row) => row.date > request.after!.date);
+      let next: string | undefined;
+      if (request.limit !== undefined && rows.length > request.limit) {
+        rows = rows.slice(0, request.limit);
+        next = encodeFigureCursor({ key: place.key, date: rows[rows.length - 1].date });
+      }
+      const items = rows.map((row) => figureOutput(place.name, row, request.metrics));
+      return {
+        text: listText(format, columnsOf(request.metrics, place.kind === 'region'), items),
+        next,
+      };
+    });
   }
 
   /**
