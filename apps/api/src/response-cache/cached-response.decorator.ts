@@ -9,7 +9,7 @@ import { KEEP_ANSWERS } from './response-cache';
  * time. The answer is kept, and served again for the same URL while the `ReadCache` holds it,
  * before Nest's router: the global guards still run for every request (`serveCachedResponses`),
  * but the route's own guards, interceptors and pipes would not, so the application refuses to
- * start when such a route has any (`CachedRoutesCheck`). A handler may answer other values too (a
+ * start when such a route has any (`CachedRouteCheck`). A handler may answer other values too (a
  * stream): those pass through untouched and are never kept.
  */
 export const CachedResponse = (scope: HttpCacheScope): MethodDecorator & ClassDecorator =>
