@@ -12,13 +12,18 @@ const day = (date: string, newCases: number): FigureDay => ({
 
 describe('PageMemo', () => {
   const table = new PopulationTable([]);
+  const corrected = new Set<string>();
 
   it('answers the page again from equal days and the same table, without computing', () => {
     const memo = new PageMemo<string>();
     let computed = 0;
     const compute = () => `page ${++computed}`;
-    expect(memo.get('k', { days: [day('2020-01-01', 1)], table }, compute)).toBe('page 1');
-    expect(memo.get('k', { days: [day('2020-01-01', 1)], table }, compute)).toBe('page 1');
+    expect(memo.get('k', { days: [day('2020-01-01', 1)], table, corrected }, compute)).toBe(
+      'page 1',
+    );
+    expect(memo.get('k', { days: [day('2020-01-01', 1)], table, corrected }, compute)).toBe(
+      'page 1',
+    );
     expect(computed).toBe(1);
   });
 
@@ -26,36 +31,58 @@ describe('PageMemo', () => {
     const memo = new PageMemo<string>();
     let computed = 0;
     const compute = () => `page ${++computed}`;
-    memo.get('k', { days: [day('2020-01-01', 1)], table }, compute);
-    expect(memo.get('k', { days: [day('2020-01-01', 2)], table }, compute)).toBe('page 2');
+    memo.get('k', { days: [day('2020-01-01', 1)], table, corrected }, compute);
+    expect(memo.get('k', { days: [day('2020-01-01', 2)], table, corrected }, compute)).toBe(
+      'page 2',
+    );
     expect(
-      memo.get('k', { days: [day('2020-01-01', 2), day('2020-01-02', 0)], table }, compute),
+      memo.get(
+        'k',
+        { days: [day('2020-01-01', 2), day('2020-01-02', 0)], table, corrected },
+        compute,
+      ),
     ).toBe('page 3');
     expect(
       memo.get(
         'k',
-        { days: [day('2020-01-01', 2), day('2020-01-02', 0)], table: new PopulationTable([]) },
+        {
+          days: [day('2020-01-01', 2), day('2020-01-02', 0)],
+          table: new PopulationTable([]),
+          corrected,
+        },
         compute,
       ),
     ).toBe('page 4');
-    expect(memo.get('other', { days: [], table }, compute)).toBe('page 5');
+    expect(memo.get('other', { days: [], table, corrected }, compute)).toBe('page 5');
   });
 
   it('keeps at most its size, the least recently used dropped first', () => {
     const memo = new PageMemo<string>(2);
     let computed = 0;
     const compute = () => `page ${++computed}`;
-    memo.get('a', { days: [], table }, compute);
-    memo.get('b', { days: [], table }, compute);
-    memo.get('a', { days: [], table }, compute);
-    memo.get('c', { days: [], table }, compute);
-    expect(memo.get('a', { days: [], table }, compute)).toBe('page 1');
-    expect(memo.get('b', { days: [], table }, compute)).toBe('page 4');
+    memo.get('a', { days: [], table, corrected }, compute);
+    memo.get('b', { days: [], table, corrected }, compute);
+    memo.get('a', { days: [], table, corrected }, compute);
+    memo.get('c', { days: [], table, corrected }, compute);
+    expect(memo.get('a', { days: [], table, corrected }, compute)).toBe('page 1');
+    expect(memo.get('b', { days: [], table, corrected }, compute)).toBe('page 4');
   });
 
   it('compares regions by how many countries reported too', () => {
     const reported = (n: number) => [{ ...day('2020-01-01', 1), countries_reporting: n }];
     expect(sameDays(reported(3), reported(3))).toBe(true);
     expect(sameDays(reported(3), reported(4))).toBe(false);
+  });
+
+  it('computes again when the corrected dates changed', () => {
+    const memo = new PageMemo<string>();
+    let computed = 0;
+    const compute = () => `page ${++computed}`;
+    const days = [day('2020-01-01', 1)];
+    memo.get('k', { days, table, corrected: new Set(['2020-01-01']) }, compute);
+    expect(memo.get('k', { days, table, corrected: new Set(['2020-01-01']) }, compute)).toBe(
+      'page 1',
+    );
+    expect(memo.get('k', { days, table, corrected }, compute)).toBe('page 2');
   });
 });

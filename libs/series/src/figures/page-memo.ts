@@ -5,6 +5,16 @@ import { PopulationTable } from './population-table';
 export interface PageInputs {
   days: FigureDay[];
   table: PopulationTable;
+  /** The dates flagged `corrected`. */
+  corrected: ReadonlySet<string>;
+}
+
+/** Whether two sets hold the same members. */
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const member of a) if (!b.has(member)) return false;
+  return true;
 }
 
 /** Whether two reads of a place's days hold the same figures (the same array, or equal ones). */
@@ -44,7 +54,12 @@ export class PageMemo<P> {
   get(key: string, inputs: PageInputs, compute: () => P): P {
     const hit = this.kept.get(key);
     this.kept.delete(key);
-    if (hit && hit.inputs.table === inputs.table && sameDays(hit.inputs.days, inputs.days)) {
+    if (
+      hit &&
+      hit.inputs.table === inputs.table &&
+      sameDays(hit.inputs.days, inputs.days) &&
+      sameSet(hit.inputs.corrected, inputs.corrected)
+    ) {
       this.kept.set(key, hit);
       return hit.page;
     }
