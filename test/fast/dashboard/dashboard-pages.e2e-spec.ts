@@ -13,6 +13,7 @@ const MODULES = [
   'page.js',
   'api.js',
   'views.js',
+  'tip.js',
   'charts.js',
   'overview.js',
   'country.js',
