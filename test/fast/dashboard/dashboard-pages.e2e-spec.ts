@@ -15,6 +15,7 @@ const MODULES = [
   'views.js',
   'tip.js',
   'charts.js',
+  'corrections.js',
   'overview.js',
   'country.js',
   'compare.js',
