@@ -44,6 +44,11 @@ export interface ImportSummary extends WriteCounts {
   renamed: PlaceNames['renamed'];
   /** Places that are not countries, kept as the source names them, with their rows. */
   unrecognised: PlaceNames['unrecognised'];
+  /**
+   * Stored figures the import corrected (docs/corrections.md), counted from its revisions once
+   * committed; undefined when nothing was written, or the count could not be read.
+   */
+  corrected?: number;
   /** Set when the import failed (nothing of the file was written): why. */
   failure?: string;
   /** Set when SIGINT or SIGTERM stopped the import (nothing of the file was written). */
@@ -227,6 +232,20 @@ export class ImportService {
       : new BufferedSink(repository, origin, progress, signal);
   }
 
+  /**
+   * The figures the committed import corrected, from the revisions that carry its id (one query;
+   * none when it wrote nothing). Undefined when the count fails: the import itself stands.
+   */
+  private async corrected(
+    series: SeriesDefinition,
+    summary: ImportSummary,
+  ): Promise<number | undefined> {
+    if (summary.inserted + summary.updated === 0) return 0;
+    return new SeriesRepository(this.dataSource, series).corrections
+      .countFigures({ requestId: summary.importId })
+      .catch(() => undefined);
+  }
+
   /** Commits the file's records, and tells the other instances if any changed. */
   private async commit(
     series: SeriesDefinition,
@@ -239,6 +258,7 @@ export class ImportService {
     try {
       counts = await sink.commit();
       Object.assign(summary, counts);
+      summary.corrected = await this.corrected(series, summary);
       // Query plans follow the table's new size before any cache is rebuilt on it (the
       // announcement): with the old statistics, the first reads would be many times slower.
       // A failure keeps the old statistics.

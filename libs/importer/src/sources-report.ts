@@ -17,6 +17,8 @@ export interface SourceStatus {
   rows_unchanged: number;
   /** Rows left out on purpose (aggregates, rows without figures) by the last applied import. */
   rows_skipped: number;
+  /** Stored figures the last applied import corrected (docs/corrections.md). */
+  figures_corrected: number;
   /** The last applied import's id: its revisions carry it (`request_id` in the history). */
   last_import_id: string | null;
   last_error: string | null;
@@ -80,6 +82,7 @@ function toStatus(state: SourceState, scheduled: boolean, next: string | null): 
     rows_updated: state.rowsUpdated,
     rows_unchanged: state.rowsUnchanged,
     rows_skipped: state.rowsSkipped,
+    figures_corrected: state.figuresCorrected ?? 0,
     last_import_id: state.lastImportId,
     last_error: state.lastError,
     next_run_at: scheduled ? next : null,
@@ -98,6 +101,7 @@ function neverAttempted(dataset: string, url: string, next: string | null): Sour
     rows_updated: 0,
     rows_unchanged: 0,
     rows_skipped: 0,
+    figures_corrected: 0,
     last_import_id: null,
     last_error: null,
     next_run_at: next,

@@ -109,6 +109,7 @@ export function newAttempt(
     rowsUpdated: 0,
     rowsUnchanged: 0,
     rowsSkipped: 0,
+    figuresCorrected: 0,
     lastImportId: previous?.lastImportId ?? null,
     lastError: null,
   };
@@ -134,6 +135,7 @@ export function appliedState(
     rowsUpdated: summary.updated,
     rowsUnchanged: summary.unchanged,
     rowsSkipped: summary.skipped.aggregate + summary.skipped['not-reported'],
+    figuresCorrected: summary.corrected ?? 0,
     lastImportId: summary.importId,
     contentHash: hash,
     outcome: 'updated',

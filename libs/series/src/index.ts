@@ -25,3 +25,8 @@ export * from './figures/figure-rounding';
 export * from './figures/figure-cursor';
 export * from './figures/population-table';
 export * from './figures/series-figures';
+export * from './figures/figure-flags';
+export * from './history/corrections.repository';
+export * from './history/correction-cursor';
+export * from './history/correction-list';
+export * from './history/series-corrections';

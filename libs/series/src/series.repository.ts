@@ -38,6 +38,7 @@ import { ListCursor } from './list-cursor';
 import { LOAD_ASIDE_MIN, SqliteLoadAside } from './load-aside';
 import { canonicalCountryName } from '@app/countries';
 import { FiguresRepository } from './figures/figures.repository';
+import { CorrectionsRepository } from './history/corrections.repository';
 
 /** Records in a batch from which SQLite compares them with the stored ones before writing. */
 const COMPARE_FIRST_MIN = 1000;
@@ -75,6 +76,10 @@ export class SeriesRepository {
   private readonly loadAside?: SqliteLoadAside;
   /** The reads of the derived series (`/series`, the map), on the same records. */
   readonly figures: FiguresRepository;
+  /** The corrections found in the history (`/corrections`, the series' flags). */
+  readonly corrections: CorrectionsRepository;
+  /** Changes with every committed write, on SQLite only (see `FiguresRepository`). */
+  readonly version?: () => Promise<string>;
 
   /**
    * @param deadlineMs longest wait for one database call before it fails as "database
@@ -98,10 +103,17 @@ export class SeriesRepository {
       );
       return `${String(row?.r)}:${String(row?.c)}`;
     };
+    const mysql = dataSource.options.type === 'mysql';
+    this.version = mysql ? undefined : version;
     this.figures = new FiguresRepository(
       (sql, params) => this.rows(sql, params),
       (asOf) => this.source(asOf),
-      dataSource.options.type === 'mysql' ? undefined : version,
+      this.version,
+    );
+    this.corrections = new CorrectionsRepository(
+      (sql, params) => this.rows(sql, params),
+      definition.key,
+      mysql,
     );
     if (dataSource.options.type !== 'mysql') {
       this.loadAside = new SqliteLoadAside(

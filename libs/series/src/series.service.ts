@@ -18,6 +18,7 @@ import { CachedValue, ReadCache } from './read-cache';
 import { SeriesRepository } from './series.repository';
 import { weeklyHistory } from './weekly-history';
 import { FigureBody, FigureQuery, MapQuery, SeriesFigures } from './figures/series-figures';
+import { SeriesCorrections, correctedOfAny } from './history/series-corrections';
 import {
   ChangeOrigin,
   CountryListItem,
@@ -109,6 +110,8 @@ export class SeriesService {
   private readonly logger: Logger;
   /** The derived series: `/series`, the public map, the weekly answers' figures. */
   readonly figures: SeriesFigures;
+  /** The corrections: `/corrections`, a country's latest, the series' flags. */
+  readonly corrections: SeriesCorrections;
 
   constructor(
     readonly definition: SeriesDefinition,
@@ -119,11 +122,19 @@ export class SeriesService {
     this.written = options.written ?? (() => undefined);
     this.listPages = options.listPages ?? new ConcurrencyLimit(Infinity);
     this.logger = new Logger(`Records:${definition.key}`);
+    this.corrections = new SeriesCorrections(
+      repository.corrections,
+      this.cache,
+      this.listPages,
+      (key) => repository.figures.placeName(key),
+      repository.version,
+    );
     this.figures = new SeriesFigures(
       repository.figures,
       options.population ?? (() => Promise.resolve([])),
       this.cache,
       this.listPages,
+      this.corrections,
     );
   }
 
@@ -245,7 +256,9 @@ export class SeriesService {
       if (name === null) throw ApiError.notFound(MESSAGES.countryNotFound);
       const table = await this.figures.population();
       const iso3 = resolveCountry(name)?.iso3 ?? null;
-      return JSON.stringify(weeklyHistory(name, days, this.figures.populationOf(table, { iso3 })));
+      const populationOf = this.figures.populationOf(table, { iso3 });
+      const corrected = await this.corrections.correctedDates(key);
+      return JSON.stringify(weeklyHistory(name, days, populationOf, corrected));
     });
   }
 
@@ -255,7 +268,8 @@ export class SeriesService {
       const days = await this.repository.dailyWorld();
       const table = await this.figures.population();
       const populationOf = this.figures.populationOf(table, { region: regionNamed(WORLD) });
-      return JSON.stringify(weeklyHistory(null, days, populationOf));
+      const corrected = correctedOfAny(await this.corrections.correctedPlaces());
+      return JSON.stringify(weeklyHistory(null, days, populationOf, corrected));
     });
   }
 

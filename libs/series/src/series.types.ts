@@ -137,6 +137,8 @@ export interface WeeklyHistory {
   /** Our World in Data's 7-day average of the week's last day with a record. */
   new_cases_smoothed: (number | null)[];
   new_deaths_smoothed: (number | null)[];
+  /** The union of the flags of the week's days (docs/corrections.md); [] when none. */
+  flags: string[][];
 }
 
 /**

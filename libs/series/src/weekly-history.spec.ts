@@ -38,7 +38,28 @@ describe('weekly history', () => {
       total_deaths_per_million: [null, null, null],
       new_cases_smoothed: [null, null, null],
       new_deaths_smoothed: [null, null, null],
+      flags: [[], [], []],
     });
+  });
+
+  it("flags each week with the union of its days' flags", () => {
+    const history = weeklyHistory(
+      'France',
+      [
+        day('2023-03-04', -5, 100),
+        day('2023-03-06', 1, 101),
+        day('2023-03-07', 2, 103),
+        { ...day('2023-03-08', 1, 104), new_deaths: -1 },
+        day('2023-03-20', 4, 107),
+      ],
+      undefined,
+      new Set(['2023-03-07', '2023-03-20']),
+    );
+    expect(history.flags).toEqual([
+      ['negative_new_cases'],
+      ['negative_new_deaths', 'corrected'],
+      ['corrected'],
+    ]);
   });
 
   it("adds per-million figures over each week's population and the last day's 7-day average", () => {

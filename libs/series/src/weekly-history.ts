@@ -1,6 +1,7 @@
 import { DailyValues, WeeklyHistory } from './series.types';
 import { PopulationOf, dailyFigures, weeklyFigures } from './figures/daily-figures';
 import { roundFigure } from './figures/figure-rounding';
+import { flagsByDate } from './figures/figure-flags';
 
 export { weekEnd } from './figures/iso-week';
 
@@ -9,16 +10,19 @@ export { weekEnd } from './figures/iso-week';
  * of the week's last day with records. Weeks without any record are left out, not filled. With
  * the derived figures of `weeklyFigures` (per million over `populationOf`, 7-day averages of the
  * week's last day with a record), rounded to 3 decimals; `population`: the one the last week used.
+ * `flags`: each week's union of its days' flags, `corrected` from the dates of `corrected`.
  */
 export function weeklyHistory(
   country: string | null,
   daily: DailyValues[],
   populationOf: PopulationOf = () => null,
+  corrected: ReadonlySet<string> = new Set(),
 ): WeeklyHistory {
   const weeks = weeklyFigures(dailyFigures(daily, populationOf), populationOf);
   const column = (metric: keyof (typeof weeks)[number]) =>
     weeks.map((week) => roundFigure(week[metric] as number | null));
   const last = daily[daily.length - 1];
+  const flags = flagsByDate(daily, corrected, 'week');
   return {
     country,
     weeks: weeks.map((week) => week.date),
@@ -34,5 +38,6 @@ export function weeklyHistory(
     total_deaths_per_million: column('total_deaths_per_million'),
     new_cases_smoothed: column('new_cases_smoothed'),
     new_deaths_smoothed: column('new_deaths_smoothed'),
+    flags: weeks.map((week) => flags.get(week.date) ?? []),
   };
 }

@@ -246,10 +246,13 @@ describe('OpenAPI document (/api/docs-json)', () => {
       ['/api/covid/public/totals', 'public'],
       ['/api/mpox/public/summary', 'public'],
       ...['covid', 'mpox'].flatMap((key) =>
-        ['weekly', 'country/{country}/weekly', 'map', 'countries'].map((route) => [
-          `/api/${key}/public/${route}`,
-          'public',
-        ]),
+        [
+          'weekly',
+          'country/{country}/weekly',
+          'country/{country}/corrections',
+          'map',
+          'countries',
+        ].map((route) => [`/api/${key}/public/${route}`, 'public']),
       ),
       ['/api/covid/data', 'private'],
       ['/api/mpox/data', 'private'],
@@ -266,6 +269,8 @@ describe('OpenAPI document (/api/docs-json)', () => {
       ['/api/mpox/changes', 'private'],
       ['/api/covid/series', 'private'],
       ['/api/mpox/series', 'private'],
+      ['/api/covid/corrections', 'private'],
+      ['/api/mpox/corrections', 'private'],
       ['/api/population', 'public'],
       ['/api/regions', 'public'],
     ];

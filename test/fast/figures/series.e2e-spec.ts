@@ -132,6 +132,8 @@ describe('derived series (/<key>/series)', () => {
         new_cases: 303,
         total_cases: 453,
         new_cases_smoothed: 56.143,
+        // The union of the week's days' flags (docs/corrections.md).
+        flags: ['negative_new_cases', 'negative_new_deaths'],
       },
     ]);
   });
@@ -168,9 +170,9 @@ describe('derived series (/<key>/series)', () => {
       .set(t.auth());
     expect(response.status).toBe(200);
     const lines = response.text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('date,country,new_cases,new_cases_smoothed');
+    expect(lines[0]).toBe('date,country,new_cases,new_cases_smoothed,flags');
     expect(lines).toHaveLength(1 + 1 + 10 + 2 + 3);
-    expect(lines[1]).toBe('2023-03-01,Diamond Princess,3,');
+    expect(lines[1]).toBe('2023-03-01,Diamond Princess,3,,');
   });
 
   it.each([
@@ -204,6 +206,7 @@ describe('derived series (/<key>/series)', () => {
       country: 'Peru',
       new_cases: 100,
       total_cases: 110,
+      flags: ['corrected'],
     });
     const then = await t.http.get(`${url}&as_of=${instant}`).set(t.auth());
     expect(then.status).toBe(200);
@@ -229,13 +232,15 @@ describe('derived series (/<key>/series)', () => {
       .set(t.auth())
       .send(record('2023-03-02', 'Germany', 1001, 1001));
     expect(written.status).toBe(200);
+    // A member's day corrected: the region's day is (docs/corrections.md).
+    const flags = ['corrected'];
     expect((await t.http.get(url).set(t.auth())).body).toEqual([
-      { date: '2023-03-02', country: 'Europe', countries_reporting: 2, new_cases: 1021 },
+      { date: '2023-03-02', country: 'Europe', countries_reporting: 2, new_cases: 1021, flags },
     ]);
     const removed = await t.http.delete(`/api/covid/data/${germany.body[0].id}`).set(t.auth());
     expect(removed.status).toBe(200);
     expect((await t.http.get(url).set(t.auth())).body).toEqual([
-      { date: '2023-03-02', country: 'Europe', countries_reporting: 1, new_cases: 20 },
+      { date: '2023-03-02', country: 'Europe', countries_reporting: 1, new_cases: 20, flags },
     ]);
   });
 

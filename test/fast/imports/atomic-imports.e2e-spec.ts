@@ -88,6 +88,7 @@ describe('imports apply whole or not at all (CLI, both databases)', () => {
       rows_updated: 0,
       rows_unchanged: 3000,
       rows_skipped: 1,
+      figures_corrected: 0,
       last_import_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       last_error: null,
       next_run_at: null,

@@ -92,6 +92,7 @@ describe('scheduled sync (SYNC_SOURCES, SYNC_INTERVAL)', () => {
         rows_updated: 0,
         rows_unchanged: 0,
         rows_skipped: 0,
+        figures_corrected: 0,
         last_import_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
         last_error: null,
         next_run_at: body.sync.next_run_at,

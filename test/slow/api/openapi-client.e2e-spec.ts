@@ -122,6 +122,20 @@ describe('a TypeScript client generated from the OpenAPI document', () => {
       await call('get', `/api/${key}/series`, `/api/${key}/series?country=Europe&period=week`, 200);
       await call('get', `/api/${key}/series`, `/api/${key}/series?metrics=new_cases_smoothed`, 200);
       await call('get', `/api/${key}/public/map`, `/api/${key}/public/map?week=2022-06-01`, 200);
+      // The PUT above corrected a figure: the corrections are not empty.
+      const corrections = (await call(
+        'get',
+        `/api/${key}/corrections`,
+        `/api/${key}/corrections?country=France`,
+        200,
+      )) as { corrections: unknown[] };
+      expect(corrections.corrections).toHaveLength(1);
+      await call(
+        'get',
+        `/api/${key}/public/country/{country}/corrections`,
+        `/api/${key}/public/country/France/corrections?limit=5`,
+        200,
+      );
       await call('delete', `/api/${key}/data/{id}`, `/api/${key}/data/${id}`, 200);
     }
     await call('get', '/api/covid/public/latest', '/api/covid/public/latest', 200);
@@ -138,6 +152,13 @@ describe('a TypeScript client generated from the OpenAPI document', () => {
     await call('get', '/api/population', '/api/population', 200);
     await call('get', '/api/regions', '/api/regions', 200);
     await call('get', '/api/covid/series', '/api/covid/series?metrics=cases', 400);
+    await call('get', '/api/covid/corrections', '/api/covid/corrections?after=x', 400);
+    await call(
+      'get',
+      '/api/covid/public/country/{country}/corrections',
+      '/api/covid/public/country/Atlantis/corrections',
+      404,
+    );
     await call('get', '/api/health', '/api/health', 200);
     // Errors, in the one error shape.
     await call('post', '/api/covid/data', '/api/covid/data', 400, { date: 'x' });

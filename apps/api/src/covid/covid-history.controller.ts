@@ -6,7 +6,10 @@ import { ApiCommonErrors } from '../common/api-responses';
 import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { SeriesHistoryController } from '../series/series-history.controller';
 
-/** `GET /covid/public/weekly`, `/covid/public/country/:country/weekly`, `/covid/public/map`, `/covid/public/countries`. */
+/**
+ * `GET /covid/public/weekly`, `/covid/public/country/:country/weekly`,
+ * `/covid/public/country/:country/corrections`, `/covid/public/map`, `/covid/public/countries`.
+ */
 @Public()
 @CachedResponse('public')
 @ApiTags('COVID-19 (public)')

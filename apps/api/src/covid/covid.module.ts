@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { COVID_SERIES, SeriesModule } from '@app/series';
 import { HttpCacheModule } from '../http-cache/http-cache.module';
 import { CovidChangesController } from './covid-changes.controller';
+import { CovidCorrectionsController } from './covid-corrections.controller';
 import { CovidCatalogController } from './covid-catalog.controller';
 import { CovidDataController } from './covid-data.controller';
 import { CovidHistoryController } from './covid-history.controller';
@@ -18,6 +19,7 @@ const covidSeries = SeriesModule.forSeries(COVID_SERIES);
     CovidDataController,
     CovidCatalogController,
     CovidChangesController,
+    CovidCorrectionsController,
     CovidSeriesController,
   ],
   exports: [covidSeries],

@@ -6,7 +6,10 @@ import { ApiCommonErrors } from '../common/api-responses';
 import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { SeriesHistoryController } from '../series/series-history.controller';
 
-/** `GET /mpox/public/weekly`, `/mpox/public/country/:country/weekly`, `/mpox/public/map`, `/mpox/public/countries`. */
+/**
+ * `GET /mpox/public/weekly`, `/mpox/public/country/:country/weekly`,
+ * `/mpox/public/country/:country/corrections`, `/mpox/public/map`, `/mpox/public/countries`.
+ */
 @Public()
 @CachedResponse('public')
 @ApiTags('MPOX (public)')

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MPOX_SERIES, SeriesModule } from '@app/series';
 import { HttpCacheModule } from '../http-cache/http-cache.module';
 import { MpoxChangesController } from './mpox-changes.controller';
+import { MpoxCorrectionsController } from './mpox-corrections.controller';
 import { MpoxCatalogController } from './mpox-catalog.controller';
 import { MpoxDataController } from './mpox-data.controller';
 import { MpoxHistoryController } from './mpox-history.controller';
@@ -18,6 +19,7 @@ const mpoxSeries = SeriesModule.forSeries(MPOX_SERIES);
     MpoxDataController,
     MpoxCatalogController,
     MpoxChangesController,
+    MpoxCorrectionsController,
     MpoxSeriesController,
   ],
   exports: [mpoxSeries],

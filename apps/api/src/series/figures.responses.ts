@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { FIGURE_PERIODS, METRICS } from '@app/series';
+import { FIGURE_FLAGS, FIGURE_PERIODS, METRICS } from '@app/series';
 
 const FIGURE = { type: 'number', nullable: true } as const;
 
@@ -43,6 +43,17 @@ export class SeriesRowResponse {
   @ApiPropertyOptional({ ...FIGURE, example: 0 }) total_deaths_per_million?: number | null;
   @ApiPropertyOptional({ ...FIGURE, example: 0 }) new_deaths_per_million?: number | null;
   @ApiPropertyOptional({ ...FIGURE, example: 0 }) new_deaths_smoothed_per_million?: number | null;
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'string', enum: [...FIGURE_FLAGS] },
+    example: ['negative_new_cases', 'corrected'],
+    description:
+      'Left out when none (CSV: one column, values joined by `|`): `negative_new_cases`, ' +
+      '`negative_new_deaths` (the daily figure is below zero; a region: its sum), `corrected` ' +
+      "(a stored figure of that date changed after it was first published; a region: a member's). " +
+      "Weeks: the union of their days' (docs/corrections.md)",
+  })
+  flags?: string[];
 }
 
 export class MapCountryResponse {

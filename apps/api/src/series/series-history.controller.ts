@@ -14,13 +14,18 @@ import { CountryParamDto } from '../common/country-param.dto';
 import { JSON_TYPE } from '../common/json-content-type';
 import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
 import { setListHeaders } from '../list-format/list-reply';
-import { CountryLatestResponse, WeeklyHistoryResponse } from './series.responses';
+import {
+  CountryCorrectionsResponse,
+  CountryLatestResponse,
+  WeeklyHistoryResponse,
+} from './series.responses';
+import { PublicCorrectionsQueryDto } from './dto/corrections-query.dto';
 import { MapQueryDto } from './dto/map-query.dto';
 import { MapResponse } from './figures.responses';
 
 /**
  * The public history routes of one disease (what the dashboard's charts and country picker read),
- * `weekly`, `country/:country/weekly`, `map` and `countries` under the `<key>/public` prefix its
+ * `weekly`, `country/:country/weekly`, `country/:country/corrections`, `map` and `countries` under the `<key>/public` prefix its
  * controller declares (`CovidHistoryController`, `MpoxHistoryController`, with `@Public()` and
  * `@CachedResponse('public')`): COVID and MPOX share these handlers. Daily records stay behind a
  * token.
@@ -61,6 +66,28 @@ export function SeriesHistoryController(definition: SeriesDefinition): Type<obje
     @ApiNotFound(MESSAGES.countryNotFound)
     country(@Param() { country }: CountryParamDto): Promise<CachedValue<string>> {
       return this.series.weeklyJson(country);
+    }
+
+    @Get('country/:country/corrections')
+    @Header('Content-Type', JSON_TYPE)
+    @ApiOperation({
+      summary: `One country's latest ${definition.label} corrections`,
+      description:
+        'Stored figures that changed after they were first published (docs/corrections.md), ' +
+        'latest change first: the figure, its old and new values, the kind of change. Without ' +
+        'their source, which names API clients: `/corrections` (token) has it.',
+    })
+    @ApiOkResponse({ description: 'The latest corrections', type: CountryCorrectionsResponse })
+    @ApiBadRequest('Invalid country name or limit', {
+      error: MESSAGES.invalidQuery,
+      details: ['limit : doit être un entier de 1 à 100'],
+    })
+    @ApiNotFound(MESSAGES.countryNotFound)
+    corrections(
+      @Param() { country }: CountryParamDto,
+      @Query() { limit }: PublicCorrectionsQueryDto,
+    ): Promise<CachedValue<string>> {
+      return this.series.corrections.publicJson(country, limit);
     }
 
     @Get('map')

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { CORRECTED_FIELDS, CORRECTION_KINDS, FIGURE_FLAGS } from '@app/series';
 
 /** An array of figures rounded to 3 decimals, null where one cannot be computed. */
 const NULLABLE_NUMBERS = { type: 'array', items: { type: 'number', nullable: true } } as const;
@@ -171,6 +172,15 @@ export class WeeklyHistoryResponse {
     description: 'As new_cases_smoothed',
   })
   new_deaths_smoothed: (number | null)[];
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'array', items: { type: 'string', enum: [...FIGURE_FLAGS] } },
+    example: [[], ['negative_new_cases', 'corrected'], []],
+    description:
+      "The union of the flags of the week's days (docs/corrections.md): a negative daily " +
+      'figure, or a stored figure corrected after it was first published; [] when none',
+  })
+  flags: string[][];
 }
 
 export class CountryLatestResponse {
@@ -233,4 +243,70 @@ export class ChangeFeedResponse {
       '(poll again later with the same query)',
   })
   next: string | null;
+}
+
+export class PublicCorrectionResponse {
+  @ApiProperty({
+    example: '2026-11-26T10:42:12.345Z',
+    format: 'date-time',
+    description: 'When the stored figure changed',
+  })
+  at: string;
+  @ApiProperty({ example: '2021-03-15', format: 'date', description: "The figure's own date" })
+  date: string;
+  @ApiProperty({ enum: CORRECTED_FIELDS, example: 'total_cases' }) field: string;
+  @ApiProperty({
+    example: 4138369,
+    type: 'number',
+    nullable: true,
+    description: 'Before the change; null when the record was created again (`restore`)',
+  })
+  old: number | null;
+  @ApiProperty({
+    example: 4138412,
+    type: 'number',
+    nullable: true,
+    description: 'After the change; null when the record was deleted (`delete`)',
+  })
+  new: number | null;
+  @ApiProperty({ enum: CORRECTION_KINDS, example: 'update' }) change: string;
+}
+
+export class CorrectionResponse extends PublicCorrectionResponse {
+  @ApiProperty({ example: 'France' }) country: string;
+  @ApiProperty({
+    example: 'import:time_series_covid19_confirmed_global.csv',
+    description:
+      'Where the change came from: `import:<source>` or `sync:<source>` (its name, never a ' +
+      "query string or a server path), the token's client for API writes, `restore` or " +
+      '`revert` for the command line',
+  })
+  source: string;
+}
+
+export class CorrectionsPageResponse {
+  @ApiProperty({
+    type: [CorrectionResponse],
+    description: 'In the order the changes were committed; a change of several figures: one each',
+  })
+  corrections: CorrectionResponse[];
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    example: 'MTIuMzQ1Ni4w',
+    description:
+      "The last correction's cursor: the next page is `after=<next>`; null when the page is " +
+      'empty (ask again later with the same query)',
+  })
+  next: string | null;
+}
+
+export class CountryCorrectionsResponse {
+  @ApiProperty({ example: 'France', description: 'The name as stored (most recent record)' })
+  country: string;
+  @ApiProperty({
+    type: [PublicCorrectionResponse],
+    description: 'Latest change first; without their source (docs/corrections.md)',
+  })
+  corrections: PublicCorrectionResponse[];
 }

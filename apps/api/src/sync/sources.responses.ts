@@ -62,6 +62,14 @@ export class SourceStatusResponse {
   rows_skipped: number;
 
   @ApiProperty({
+    type: 'integer',
+    description:
+      'Stored figures the last applied import corrected (changed after their first publication: ' +
+      'docs/corrections.md)',
+  })
+  figures_corrected: number;
+
+  @ApiProperty({
     type: 'string',
     nullable: true,
     description:

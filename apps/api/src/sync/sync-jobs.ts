@@ -17,6 +17,8 @@ export interface SourceRun {
   read: number;
   /** Records inserted or changed (none when the import failed: a file applies whole or not at all). */
   written: number;
+  /** Stored figures the import corrected (docs/corrections.md); 0 unless it was applied. */
+  corrected: number;
   error?: string;
 }
 
@@ -46,13 +48,14 @@ export async function runSources(
         const result = await importers.population.run(url, DEFAULT_DOWNLOAD, signal);
         runs.push(
           result.kind === 'unchanged'
-            ? { dataset, url, outcome: 'unchanged', read: 0, written: 0 }
+            ? { dataset, url, outcome: 'unchanged', read: 0, written: 0, corrected: 0 }
             : {
                 dataset,
                 url,
                 outcome: 'updated',
                 read: result.summary.rowsRead,
                 written: result.summary.inserted + result.summary.updated,
+                corrected: 0,
               },
         );
         continue;
@@ -66,7 +69,7 @@ export async function runSources(
         'sync',
       );
       if (result.kind === 'unchanged') {
-        runs.push({ dataset, url, outcome: 'unchanged', read: 0, written: 0 });
+        runs.push({ dataset, url, outcome: 'unchanged', read: 0, written: 0, corrected: 0 });
         continue;
       }
       const { summary } = result;
@@ -78,6 +81,7 @@ export async function runSources(
         outcome: stopped ? 'failed' : 'updated',
         read: summary.rowsRead,
         written: stopped ? 0 : summary.inserted + summary.updated,
+        corrected: stopped ? 0 : (summary.corrected ?? 0),
         ...(stopped && { error: stopped }),
       });
     } catch (error) {
@@ -87,6 +91,7 @@ export async function runSources(
         outcome: 'failed',
         read: 0,
         written: 0,
+        corrected: 0,
         error: describeError(error),
       });
     }

@@ -159,7 +159,7 @@ export class SyncService implements OnApplicationBootstrap, OnApplicationShutdow
     );
     written.forEach((dataset) => this.changes.written(dataset));
     for (const run of runs) {
-      const line = `sync ${run.dataset} ${sourceName(run.url)}: ${run.outcome}, ${run.written} record(s) written${run.error ? `: ${run.error}` : ''}`;
+      const line = `sync ${run.dataset} ${sourceName(run.url)}: ${run.outcome}, ${run.written} record(s) written, ${run.corrected.toLocaleString('en-US')} figures corrected${run.error ? `: ${run.error}` : ''}`;
       if (run.outcome === 'failed') this.logger.warn(line);
       else this.logger.log(line);
     }

@@ -38,6 +38,10 @@ export function printSummary(summary: ImportSummary, seconds: number): void {
   }
   printFills(summary);
   printNames(summary);
+  // Stored figures changed after their first publication (docs/corrections.md).
+  if (summary.corrected !== undefined) {
+    out(`corrected: ${summary.corrected.toLocaleString('en-US')} figures corrected`);
+  }
   const rate = seconds > 0 ? Math.round(summary.rowsRead / seconds) : summary.rowsRead;
   out(`time:      ${seconds.toFixed(1)} s (${rate} rows/s, ${written} written)`);
 }

@@ -15,6 +15,8 @@ import { HistoryHorizons1765300000000 } from './1765300000000-history-horizons';
 import { CreatePopulation1765400000000 } from './1765400000000-create-population';
 import { OneSpellingPerClient1765410000000 } from './1765410000000-one-spelling-per-client';
 import { ImportActorNames1765450000000 } from './1765450000000-import-actor-names';
+import { RevisionCorrectionsIndex1765500000000 } from './1765500000000-revision-corrections-index';
+import { SourceCorrections1765510000000 } from './1765510000000-source-corrections';
 
 /** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
 export const MIGRATIONS = [
@@ -35,4 +37,6 @@ export const MIGRATIONS = [
   CreatePopulation1765400000000,
   OneSpellingPerClient1765410000000,
   ImportActorNames1765450000000,
+  RevisionCorrectionsIndex1765500000000,
+  SourceCorrections1765510000000,
 ];

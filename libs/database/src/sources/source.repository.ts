@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { placeholders } from '../sql-lists';
 import { writeTransaction } from '../write-transaction';
 
 export type SourceOutcome = 'updated' | 'unchanged' | 'failed';
@@ -22,6 +23,8 @@ export interface SourceState {
   rowsUnchanged: number;
   /** Rows the import left out on purpose (aggregates, rows without figures). */
   rowsSkipped: number;
+  /** Stored figures the last applied import corrected (docs/corrections.md); 0 if not given. */
+  figuresCorrected?: number;
   /** The id of the last import applied (its revisions carry it). */
   lastImportId: string | null;
   lastError: string | null;
@@ -44,6 +47,7 @@ const stateOf = (row: Row): SourceState => ({
   rowsUpdated: Number(row.rows_updated),
   rowsUnchanged: Number(row.rows_unchanged),
   rowsSkipped: Number(row.rows_skipped),
+  figuresCorrected: Number(row.figures_corrected ?? 0),
   lastImportId: text(row.last_import_id),
   lastError: text(row.last_error),
 });
@@ -51,7 +55,7 @@ const stateOf = (row: Row): SourceState => ({
 const urlHash = (url: string) => createHash('sha256').update(url).digest('hex');
 
 const COLUMNS =
-  'dataset, url, etag, last_modified, content_hash, last_attempt_at, last_success_at, outcome, rows_inserted, rows_updated, rows_unchanged, rows_skipped, last_import_id, last_error';
+  'dataset, url, etag, last_modified, content_hash, last_attempt_at, last_success_at, outcome, rows_inserted, rows_updated, rows_unchanged, rows_skipped, figures_corrected, last_import_id, last_error';
 
 /** All SQL of the `sources` table (one row per data set and URL imported from). */
 @Injectable()
@@ -86,6 +90,7 @@ export class SourceRepository {
       state.rowsUpdated,
       state.rowsUnchanged,
       state.rowsSkipped,
+      state.figuresCorrected ?? 0,
       state.lastImportId,
       state.lastError?.slice(0, 500) ?? null,
     ];
@@ -99,13 +104,13 @@ export class SourceRepository {
         await manager.query(
           `UPDATE sources SET etag = ?, last_modified = ?, content_hash = ?, last_attempt_at = ?,
            last_success_at = ?, outcome = ?, rows_inserted = ?, rows_updated = ?, rows_unchanged = ?,
-           rows_skipped = ?, last_import_id = ?, last_error = ?
+           rows_skipped = ?, figures_corrected = ?, last_import_id = ?, last_error = ?
            WHERE id = ?`,
           [...values, found[0].id],
         );
       } else {
         await manager.query(
-          `INSERT INTO sources (${COLUMNS}, url_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO sources (${COLUMNS}, url_hash) VALUES (${placeholders(16)})`,
           [state.dataset, state.url, ...values, key[1]],
         );
       }

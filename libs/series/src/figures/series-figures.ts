@@ -19,6 +19,8 @@ import { DEFAULT_MAP_METRIC, METRICS, Metric, isMetric, parseMetrics } from './f
 import { roundFigure } from './figure-rounding';
 import { FigureRange, FiguresRepository } from './figures.repository';
 import { PopulationTable } from './population-table';
+import { FLAG_SEPARATOR, FigureFlag, flagsByDate } from './figure-flags';
+import { CorrectedPlaces, SeriesCorrections, correctedOfAny } from '../history/series-corrections';
 
 export const FIGURE_PERIODS = ['day', 'week'] as const;
 export type FigurePeriod = (typeof FIGURE_PERIODS)[number];
@@ -78,7 +80,27 @@ export class SeriesFigures {
     private readonly populationRows: () => Promise<PopulationRow[]>,
     private readonly cache: ReadCache,
     private readonly listPages: ConcurrencyLimit,
+    private readonly corrections?: SeriesCorrections,
   ) {}
+
+  /** The corrected dates of every place, read once per request (`allPlaces`' pages). */
+  private readonly correctedOfRequest = new WeakMap<FigureRequest, Promise<CorrectedPlaces>>();
+
+  private correctedPlaces(request: FigureRequest): Promise<CorrectedPlaces> {
+    if (!this.corrections) return Promise.resolve(new Map<string, Set<string>>());
+    let places = this.correctedOfRequest.get(request);
+    if (!places) {
+      places = this.corrections.correctedPlaces(request.asOf);
+      this.correctedOfRequest.set(request, places);
+    }
+    return places;
+  }
+
+  /** A place's corrected dates as of the request's instant. */
+  private correctedDates(key: string, request: FigureRequest): Promise<ReadonlySet<string>> {
+    if (!this.corrections) return Promise.resolve(new Set());
+    return this.corrections.correctedDates(key, request.asOf);
+  }
 
   /** The population table, kept in the read cache (a population import drops it too). */
   population(): Promise<PopulationTable> {
@@ -138,20 +160,24 @@ export class SeriesFigures {
   }
 
   /** A place's rows within the request's range, every figure (cached by the caller's key). */
-  private async placeRows(place: Place, request: FigureRequest): Promise<FigureRow[]> {
+  private async placeRows(place: Place, request: FigureRequest): Promise<FlaggedRow[]> {
     const range = readRange(request);
     const table = await this.population();
     let days: FigureDay[];
     let populationOf: PopulationOf;
+    let corrected: ReadonlySet<string>;
     if (place.kind === 'region') {
       const keys = place.region.members.map((member) => countryLookupKey(member.iso2));
       days = await this.listPages.run(() => this.repository.regionDays(keys, range));
       populationOf = this.populationOf(table, { region: place.region });
+      // A region's day is corrected when a member's is; negative when its sum is (decision 0035).
+      corrected = correctedOfAny(await this.correctedPlaces(request), keys);
     } else {
       days = (await this.listPages.run(() => this.repository.placeDays(place.key, range))).days;
       populationOf = this.populationOf(table, { iso3: place.iso3 });
+      corrected = await this.correctedDates(place.key, request);
     }
-    return rowsInRange(figuresOf(days, populationOf, request.period), request);
+    return rowsInRange(figuresOf(days, populationOf, request.period, corrected), request);
   }
 
   private async placePage(place: Place, request: FigureRequest, format: ListFormat) {
@@ -162,7 +188,7 @@ export class SeriesFigures {
       rows = rows.slice(0, request.limit);
       next = encodeFigureCursor({ key: place.key, date: rows[rows.length - 1].date });
     }
-    const items = rows.map((row) => figureOutput(place.name, row, request.metrics));
+    const items = rows.map((row) => rowOutput(place.name, row, request.metrics, format));
     return {
       text: listText(format, columnsOf(request.metrics, place.kind === 'region'), items),
       next,
@@ -181,7 +207,7 @@ export class SeriesFigures {
       const chunks = listChunks(
         format,
         columnsOf(request.metrics, false),
-        this.placeChunks(request, end),
+        this.placeChunks(request, end, format),
       );
       return { end, chunks };
     };
@@ -235,7 +261,7 @@ export class SeriesFigures {
     return undefined;
   }
 
-  private async placeRowsByKey(key: string, request: FigureRequest): Promise<FigureRow[]> {
+  private async placeRowsByKey(key: string, request: FigureRequest): Promise<FlaggedRow[]> {
     return (await this.keyRows(key, request)).rows;
   }
 
@@ -243,14 +269,15 @@ export class SeriesFigures {
   private async keyRows(
     key: string,
     request: FigureRequest,
-  ): Promise<{ country: string | null; rows: FigureRow[] }> {
+  ): Promise<{ country: string | null; rows: FlaggedRow[] }> {
     const table = await this.population();
     const { country, days } = await this.listPages.run(() =>
       this.repository.placeDays(key, readRange(request)),
     );
     const iso3 = country === null ? null : (resolveCountry(country)?.iso3 ?? null);
+    const corrected = (await this.correctedPlaces(request)).get(key) ?? new Set<string>();
     let rows = rowsInRange(
-      figuresOf(days, this.populationOf(table, { iso3 }), request.period),
+      figuresOf(days, this.populationOf(table, { iso3 }), request.period, corrected),
       request,
     );
     if (request.after?.key === key) rows = rows.filter((row) => row.date > request.after!.date);
@@ -261,7 +288,8 @@ export class SeriesFigures {
   private async *placeChunks(
     request: FigureRequest,
     end: { last: FigureCursor } | undefined,
-  ): AsyncGenerator<Record<string, string | number | null>[]> {
+    format: ListFormat,
+  ): AsyncGenerator<OutputRow[]> {
     const places = await this.listPages.run(() =>
       this.repository.placeCounts(outputRange(request), request.after),
     );
@@ -270,7 +298,7 @@ export class SeriesFigures {
       const { country, rows } = await this.keyRows(key, request);
       const kept =
         end && key === end.last.key ? rows.filter((row) => row.date <= end.last.date) : rows;
-      yield kept.map((row) => figureOutput(country ?? key, row, request.metrics));
+      yield kept.map((row) => rowOutput(country ?? key, row, request.metrics, format));
       if (end && key === end.last.key) return;
     }
   }
@@ -359,17 +387,44 @@ function readRange(request: FigureRequest): FigureRange {
   };
 }
 
+/** A row with its flags (docs/corrections.md). */
+type FlaggedRow = FigureRow & { flags?: FigureFlag[] };
+
+/** A row as answered: the metrics, and its flags (CSV: one column, joined by `|`). */
+type OutputRow = Record<string, string | number | null | FigureFlag[]>;
+
 function figuresOf(
   days: FigureDay[],
   populationOf: PopulationOf,
   period: FigurePeriod,
-): FigureRow[] {
+  corrected: ReadonlySet<string> = new Set(),
+): FlaggedRow[] {
   const daily = dailyFigures(days, populationOf);
-  return period === 'week' ? weeklyFigures(daily, populationOf) : daily;
+  const rows: FlaggedRow[] = period === 'week' ? weeklyFigures(daily, populationOf) : daily;
+  const flags = flagsByDate(days, corrected, period);
+  if (flags.size === 0) return rows;
+  for (const row of rows) {
+    const some = flags.get(row.date);
+    if (some) row.flags = some;
+  }
+  return rows;
+}
+
+/** JSON and NDJSON leave `flags` out when there are none; CSV always has the column. */
+function rowOutput(
+  country: string,
+  row: FlaggedRow,
+  metrics: readonly Metric[],
+  format: ListFormat,
+): OutputRow {
+  const out: OutputRow = figureOutput(country, row, metrics);
+  if (format === 'csv') out.flags = (row.flags ?? []).join(FLAG_SEPARATOR);
+  else if (row.flags) out.flags = row.flags;
+  return out;
 }
 
 /** The rows dated within the request's range (the days read before it only fed the averages). */
-function rowsInRange(rows: FigureRow[], request: FigureRequest): FigureRow[] {
+function rowsInRange(rows: FlaggedRow[], request: FigureRequest): FlaggedRow[] {
   const { from } = outputRange(request);
   const first = from === undefined ? undefined : request.period === 'week' ? weekEnd(from) : from;
   return first === undefined ? rows : rows.filter((row) => row.date >= first);
@@ -377,5 +432,5 @@ function rowsInRange(rows: FigureRow[], request: FigureRequest): FigureRow[] {
 
 /** The CSV columns (the JSON keys, in order) of a series' rows. */
 function columnsOf(metrics: readonly Metric[], region: boolean): string[] {
-  return ['date', 'country', ...(region ? ['countries_reporting'] : []), ...metrics];
+  return ['date', 'country', ...(region ? ['countries_reporting'] : []), ...metrics, 'flags'];
 }

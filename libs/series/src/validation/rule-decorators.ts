@@ -10,6 +10,7 @@ import {
 import { parseAsOf } from '../history/as-of';
 import { decodeCursor } from '../list-cursor';
 import { decodeChangeCursor } from '../history/change-cursor';
+import { decodeCorrectionCursor } from '../history/correction-cursor';
 import { LIST_FORMATS, isListFormat } from '../list-format';
 import { parseMetrics } from '../figures/figure-metrics';
 import { decodeFigureCursor } from '../figures/figure-cursor';
@@ -168,5 +169,12 @@ export function IsMetricList() {
 export function IsFigureCursor() {
   return ruleDecorator('isFigureCursor', (value, field) =>
     decodeFigureCursor(value) ? undefined : { field, problem: 'not-a-cursor' },
+  );
+}
+
+/** A cursor this API wrote in the corrections' list (its `after`). */
+export function IsCorrectionCursor() {
+  return ruleDecorator('isCorrectionCursor', (value, field) =>
+    decodeCorrectionCursor(value) ? undefined : { field, problem: 'not-a-cursor' },
   );
 }

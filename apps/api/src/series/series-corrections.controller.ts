@@ -1,0 +1,74 @@
+import { Get, Query, Req, Res, Type } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { MESSAGES } from '@app/common';
+import {
+  InjectSeries,
+  ListFormat,
+  MAX_CORRECTIONS_LIMIT,
+  SeriesDefinition,
+  SeriesService,
+} from '@app/series';
+import { ApiBadRequest } from '../common/api-responses';
+import { HttpCache } from '../http-cache/http-cache.decorator';
+import { RequireScope } from '../auth/require-scope.decorator';
+import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
+import { setListHeaders, setNextLink } from '../list-format/list-reply';
+import { CorrectionsQueryDto } from './dto/corrections-query.dto';
+import { CorrectionsPageResponse } from './series.responses';
+
+/** The filters a next page repeats, in order (then `after`). */
+const CORRECTIONS_LINK_PARAMETERS = [
+  'country',
+  'from',
+  'to',
+  'since',
+  'until',
+  'limit',
+  'format',
+] as const;
+
+/**
+ * `GET <key>/corrections` under the prefix its controller declares (`CovidCorrectionsController`,
+ * `MpoxCorrectionsController`): the figures that changed after they were first published, with
+ * the rights of `<key>/data` (docs/corrections.md). COVID and MPOX share it.
+ */
+export function SeriesCorrectionsController(definition: SeriesDefinition): Type<object> {
+  class CorrectionsController {
+    constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
+
+    @Get()
+    @RequireScope(`${definition.key}:read`)
+    @HttpCache('private')
+    @ListRoute({ inQuery: false })
+    @ApiOperation({
+      summary: `Corrections of ${definition.label} figures`,
+      description:
+        'One row per stored figure (total_cases, new_cases, total_deaths, new_deaths) that ' +
+        'changed after it was first published: `update`, `delete` (new is null) or `restore` ' +
+        '(old is null), with its old and new values and where the change came from, in the ' +
+        'order the changes were committed. `from`/`to` filter the figures’ dates, `since`/' +
+        '`until` the moment of the change. JSON (`{corrections, next}`), CSV or NDJSON (`next` ' +
+        'in the `Link` header). The first load of a record is not a correction.',
+    })
+    @ApiOkResponse({ description: 'A page of corrections', type: CorrectionsPageResponse })
+    @ApiBadRequest('Malformed query parameter', {
+      error: MESSAGES.invalidQuery,
+      details: [`limit : doit être un entier de 1 à ${MAX_CORRECTIONS_LIMIT}`],
+    })
+    async list(
+      @Query() query: CorrectionsQueryDto,
+      @ListFormatParam() format: ListFormat,
+      @Req() request: FastifyRequest,
+      @Res({ passthrough: true }) reply: FastifyReply,
+    ): Promise<string> {
+      const page = await this.series.corrections.list(query, format);
+      setListHeaders(reply, format, { filename: `${definition.key}-corrections` });
+      if (page.next !== null) {
+        setNextLink(reply, request.url, { ...query }, page.next, CORRECTIONS_LINK_PARAMETERS);
+      }
+      return page.text;
+    }
+  }
+  return CorrectionsController;
+}

@@ -1,0 +1,157 @@
+import { ApiError, MESSAGES, parseInstant, problemMessage } from '@app/common';
+import { countryLookupKey } from '@app/countries';
+import { ConcurrencyLimit } from '../concurrency-limit';
+import { VersionedMemo } from '../figures/versioned-memo';
+import { ListFormat } from '../list-format';
+import { CachedValue, ReadCache } from '../read-cache';
+import { decodeCorrectionCursor } from './correction-cursor';
+import {
+  CorrectionsPage,
+  DEFAULT_CORRECTIONS_LIMIT,
+  DEFAULT_PUBLIC_CORRECTIONS,
+  PlacedCorrection,
+  correctionsOf,
+  correctionsPage,
+  publicCorrection,
+} from './correction-list';
+import { CorrectionFilter, CorrectionsRepository } from './corrections.repository';
+
+/** The query of `GET /<key>/corrections`, validated in form by the API's DTO. */
+export interface CorrectionsQuery {
+  country?: string;
+  from?: string;
+  to?: string;
+  since?: string;
+  until?: string;
+  after?: string;
+  limit?: number;
+}
+
+const badQuery = (...problems: Parameters<typeof problemMessage>[0][]) =>
+  ApiError.badRequest(MESSAGES.invalidQuery, problems.map(problemMessage));
+
+/** The corrected dates of every place, by place key. */
+export type CorrectedPlaces = Map<string, Set<string>>;
+
+/**
+ * The corrections of one disease (docs/corrections.md): `/corrections`, a country's latest on its
+ * public page, and the corrected dates that flag the derived series. COVID and MPOX share it.
+ */
+export class SeriesCorrections {
+  private readonly placeMemo?: VersionedMemo<Set<string>>;
+  private readonly allMemo?: VersionedMemo<CorrectedPlaces>;
+
+  /**
+   * @param version as `FiguresRepository`'s: when given (SQLite), the corrected dates are kept
+   * until the next write.
+   * @param placeName a stored place's name as its latest record has it (null: no record).
+   */
+  constructor(
+    private readonly repository: CorrectionsRepository,
+    private readonly cache: ReadCache,
+    private readonly listPages: ConcurrencyLimit,
+    private readonly placeName: (key: string) => Promise<string | null>,
+    version?: () => Promise<string>,
+  ) {
+    if (version) {
+      this.placeMemo = new VersionedMemo(version, 64);
+      this.allMemo = new VersionedMemo(version, 1);
+    }
+  }
+
+  /** A page of `/corrections` in `format`; 400 naming the parameter for a query that cannot be. */
+  async list(query: CorrectionsQuery, format: ListFormat): Promise<CorrectionsPage> {
+    const after = query.after === undefined ? undefined : decodeCorrectionCursor(query.after);
+    if (query.after !== undefined && after === undefined) {
+      throw badQuery({ field: 'after', problem: 'not-a-cursor' });
+    }
+    if (query.from !== undefined && query.to !== undefined && query.from > query.to) {
+      throw badQuery({ field: 'from', problem: 'later-than', other: 'to' });
+    }
+    const since = query.since === undefined ? undefined : parseInstant(query.since);
+    const until = query.until === undefined ? undefined : parseInstant(query.until);
+    if (since !== undefined && since > Date.now()) {
+      throw badQuery({ field: 'since', problem: 'in-the-future' });
+    }
+    if (since !== undefined && until !== undefined && since > until) {
+      throw badQuery({ field: 'since', problem: 'later-than', other: 'until' });
+    }
+    const filter: CorrectionFilter = {
+      countryKey: query.country === undefined ? undefined : countryLookupKey(query.country),
+      from: query.from,
+      to: query.to,
+      since,
+      until,
+    };
+    const limit = query.limit ?? DEFAULT_CORRECTIONS_LIMIT;
+    // Each revision is one correction or more: one more than the page (and the one the cursor
+    // stops inside) tells whether it is full.
+    const revisions = await this.listPages.run(() =>
+      this.repository.revisions(filter, limit + 2, { after }),
+    );
+    let placed: PlacedCorrection[] = revisions.flatMap(correctionsOf);
+    if (after) {
+      placed = placed.filter(
+        ({ position: p }) => p.seq !== after.seq || p.id !== after.id || p.field > after.field,
+      );
+    }
+    return correctionsPage(placed.slice(0, limit), format);
+  }
+
+  /**
+   * A country's latest corrections, latest first, without their source, as JSON text
+   * `{country, corrections}`; cached. 404 without a record, as its public weekly history.
+   */
+  publicJson(country: string, limit = DEFAULT_PUBLIC_CORRECTIONS): Promise<CachedValue<string>> {
+    const key = countryLookupKey(country);
+    return this.cache.getCached(`json:corrections:${key}:${limit}`, async () => {
+      const name = await this.placeName(key);
+      if (name === null) throw ApiError.notFound(MESSAGES.countryNotFound);
+      const revisions = await this.repository.revisions({ countryKey: key }, limit, {
+        latest: true,
+      });
+      const corrections = revisions
+        .flatMap(correctionsOf)
+        .slice(0, limit)
+        .map((p) => publicCorrection(p.correction));
+      return JSON.stringify({ country: name, corrections });
+    });
+  }
+
+  /** The dates of a place with a correction (as of `asOf`, epoch ms, when given). */
+  correctedDates(key: string, asOf?: number): Promise<Set<string>> {
+    const read = async () =>
+      new Set((await this.repository.correctedDays(key, asOf)).map((day) => day.date));
+    if (!this.placeMemo || asOf !== undefined) return read();
+    return this.placeMemo.get(key, read);
+  }
+
+  /** The corrected dates of every place (as of `asOf` when given), by place key. */
+  correctedPlaces(asOf?: number): Promise<CorrectedPlaces> {
+    const read = async () => {
+      const places: CorrectedPlaces = new Map();
+      for (const { key, date } of await this.repository.correctedDays(undefined, asOf)) {
+        const dates = places.get(key) ?? new Set<string>();
+        dates.add(date);
+        places.set(key, dates);
+      }
+      return places;
+    };
+    if (!this.allMemo || asOf !== undefined) return read();
+    return this.allMemo.get('all', read);
+  }
+
+  /** The figures corrected by the revisions that carry `requestId` (an import's id). */
+  figuresCorrectedBy(requestId: string): Promise<number> {
+    return this.repository.countFigures({ requestId });
+  }
+}
+
+/** The dates with a correction of any of the places `keys` (all when not given). */
+export function correctedOfAny(places: CorrectedPlaces, keys?: readonly string[]): Set<string> {
+  const dates = new Set<string>();
+  for (const key of keys ?? places.keys()) {
+    for (const date of places.get(key) ?? []) dates.add(date);
+  }
+  return dates;
+}
