@@ -138,6 +138,7 @@ describe('dashboard: weeks with negative or corrected figures, and the latest co
     ];
     expect((await tip.innerText()).split('\n')).toEqual(lines);
     expect(await corrected.getAttribute('aria-label')).toBe(lines.join(' ; '));
+    await page.screenshot({ path: join(OUTPUT, 'country-corrections-desktop.png') });
     await page.keyboard.press('Escape');
     expect(await tip.isHidden()).toBe(true);
     await page.keyboard.press('Shift+Tab');
@@ -152,10 +153,6 @@ describe('dashboard: weeks with negative or corrected figures, and the latest co
     const deathsTip = page.locator('#country-deaths .tip');
     expect(await deathsTip.isVisible()).toBe(true);
     expect((await deathsTip.innerText()).split('\n')).toEqual(lines);
-    await page.screenshot({
-      path: join(OUTPUT, 'country-corrections-desktop.png'),
-      fullPage: true,
-    });
     await expectCleanText(page);
     expect(problems).toEqual([]);
     await page.close();
