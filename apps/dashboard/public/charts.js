@@ -1,8 +1,8 @@
 // The charts, drawn by uPlot (its browser build, loaded by the page before this module, defines
 // the global `uPlot`).
 import { compact, figure, formatDate, monthsAndDays, t } from './language.js';
+import { hideMarkTip, markPoints } from './chart-marks.js';
 import { $ } from './page.js';
-import { wireTips } from './tip.js';
 import { axisUnit, isSmoothed, newUnit, newValues, perDayOfWeek } from './views.js';
 
 export const COLORS = ['#0b5cad', '#c0392b', '#2e8b57', '#8e44ad'];
@@ -16,7 +16,7 @@ function chartWidth(element) {
 /**
  * A chart of `series` over `times`; `units` labels the left axis (`y`) and the right one (`avg`,
  * for the series on the `avg` scale), so that the reader knows what a number counts. `marks`:
- * points to mark (markPoints below).
+ * points to mark (chart-marks.js).
  */
 export function drawChart(id, title, times, series, units = {}, marks = []) {
   const element = $(id);
@@ -76,77 +76,6 @@ export function drawChart(id, title, times, series, units = {}, marks = []) {
   element.dataset.last = JSON.stringify(series.map((s) => lastValue(s.values)));
 }
 
-/** What each mark's tip says ({ title, lines }). */
-const tipOf = new WeakMap();
-const markOf = (node) => (node instanceof Element ? node.closest('.mark') : null);
-/** One tip per chart element, wired once: the same on hover and on keyboard focus. */
-const chartTips = new Map();
-function chartTip(element) {
-  if (!chartTips.has(element.id)) {
-    const tip = document.createElement('div');
-    tip.className = 'tip';
-    tip.setAttribute('role', 'status');
-    tip.hidden = true;
-    chartTips.set(element.id, tip);
-    wireTips(element, tip, markOf, (mark) => tipOf.get(mark));
-  }
-  return chartTips.get(element.id);
-}
-
-/** The kinds of marks, in the order a mark shows their glyphs and the legend lists them. */
-export const MARK_KINDS = ['negative', 'corrected'];
-/**
- * Marks on the points of a chart's first series, each a button (reached with Tab, named by its
- * tip's text) that shows its glyphs and, on hover, focus or a tap, a tip; a legend under the
- * chart says what the glyphs mean. A mark: `{ time, kinds, key, tip: { title, lines } }`, its
- * kinds among MARK_KINDS. Answers the function that places them where the points are drawn.
- */
-function markPoints(element, chart, times, first, marks) {
-  const buttons = marks.map((mark) => {
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.className = `mark ${mark.kinds.join(' ')}`;
-    button.dataset.key = mark.key;
-    button.setAttribute('aria-label', [mark.tip.title, ...mark.tip.lines].join(' ; '));
-    for (const kind of mark.kinds) {
-      const glyph = document.createElement('span');
-      glyph.className = `glyph ${kind}`;
-      glyph.setAttribute('aria-hidden', 'true');
-      glyph.textContent = t(`mark_${kind}_glyph`);
-      button.append(glyph);
-    }
-    tipOf.set(button, mark.tip);
-    // A tap (no hover on touch screens) shows the tip as focus does.
-    button.addEventListener('click', () => button.focus());
-    chart.over.append(button);
-    return button;
-  });
-  const legend = document.createElement('p');
-  legend.className = 'mark-legend';
-  for (const kind of MARK_KINDS.filter((k) => marks.some((m) => m.kinds.includes(k)))) {
-    const item = document.createElement('span');
-    const glyph = document.createElement('span');
-    glyph.className = `glyph ${kind}`;
-    glyph.setAttribute('aria-hidden', 'true');
-    glyph.textContent = t(`mark_${kind}_glyph`);
-    item.append(glyph, ` ${t(`mark_${kind}`)}`);
-    legend.append(item);
-  }
-  element.append(legend, chartTip(element));
-  const place = () => {
-    const height = chart.over.clientHeight;
-    for (const [i, mark] of marks.entries()) {
-      const at = times.indexOf(mark.time);
-      const value = at < 0 ? null : first.values[at];
-      const top = Number.isFinite(value) ? chart.valToPos(value, first.scale || 'y') : height;
-      buttons[i].style.left = `${chart.valToPos(mark.time, 'x')}px`;
-      buttons[i].style.top = `${Math.min(Math.max(0, top), height)}px`;
-    }
-  };
-  place();
-  return place;
-}
-
 function lastValue(values) {
   for (let i = values.length - 1; i >= 0; i--) if (Number.isFinite(values[i])) return values[i];
   return null;
@@ -154,7 +83,7 @@ function lastValue(values) {
 
 export function clearChart(id) {
   if (charts.has(id)) charts.get(id).destroy();
-  if (chartTips.has(id)) chartTips.get(id).hidden = true;
+  hideMarkTip(id);
   charts.delete(id);
   $(id).textContent = '';
   delete $(id).dataset.last;

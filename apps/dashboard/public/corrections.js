@@ -3,7 +3,8 @@
 // marks of the country's charts, with each week's old and new values, and the table of the
 // latest corrections.
 import { api, problemText } from './api.js';
-import { MARK_KINDS, toTime } from './charts.js';
+import { MARK_KINDS } from './chart-marks.js';
+import { toTime } from './charts.js';
 import { figure, formatDate, formatTime, isoWeek, t } from './language.js';
 import { $, say } from './page.js';
 

@@ -14,6 +14,7 @@ const MODULES = [
   'api.js',
   'views.js',
   'tip.js',
+  'chart-marks.js',
   'charts.js',
   'corrections.js',
   'overview.js',
