@@ -8,6 +8,7 @@ import { RevisedFileStats } from './revised-run';
 import { SyncReadStats, WriteLatencies } from './sync-run';
 import { CursorPagesStats, formatCursorPages } from './cursor-run';
 import { SeriesStats, formatSeries } from './series-run';
+import { formatCorrections } from './corrections-run';
 import { FeedPageStats, formatFeedPage } from './feed-run';
 import { RecordHistoryStats, formatRecordHistory } from './history-run';
 import { LoadStats } from './load-run';
@@ -227,6 +228,7 @@ export function formatResult(result: BenchResult): string {
       : []),
     ...(result.restate ? [formatRestate(result.restate)] : []),
     ...(result.revisedFile ? [formatRevisedFile(result.revisedFile)] : []),
+    ...(result.revisedFile?.corrections ? [formatCorrections(result.revisedFile.corrections)] : []),
     ...(result.recordHistory ? [formatRecordHistory(result.recordHistory)] : []),
     ...(result.feedPage ? [formatFeedPage(result.feedPage)] : []),
   ].join('\n');

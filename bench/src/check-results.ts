@@ -125,6 +125,12 @@ function check(result: BenchResult): string[] {
     revised !== undefined && revised.writes.writes > 0 && revised.writes.failed === 0,
     'revised file: every write answered',
   );
+  expect(
+    revised?.corrections !== undefined &&
+      revised.corrections.listed > 0 &&
+      revised.corrections.country.failedReads === 0,
+    "revised file: a country's corrections listed, every read answered",
+  );
   const history = result.recordHistory;
   expect(
     history !== undefined && history.reads > 0 && history.failedReads === 0,

@@ -1,6 +1,7 @@
 import { RevisedRow } from '../../test/support/revised-file';
 import { BenchDb, ImportResult } from './bench-database';
 import { AUTH } from './bench-servers';
+import { CorrectionsStats, runCorrections } from './corrections-run';
 import { importOverLoaded } from './restate-run';
 import { WriteLatencies } from './sync-run';
 
@@ -21,6 +22,8 @@ export interface RevisedFileStats {
    */
   verified: number;
   writes: WriteLatencies;
+  /** A country's corrections read once the revised copy is in (issue 45's target). */
+  corrections?: CorrectionsStats;
 }
 
 interface Change {
@@ -74,7 +77,8 @@ async function verifiedRevisions(
 
 /**
  * The section "revised file": after the first load of the COVID file, the CLI imports a copy with
- * 1% of its rows revised (scattered) while POSTs are sent at `writesPerSecond`.
+ * 1% of its rows revised (scattered) while POSTs are sent at `writesPerSecond`; then a country's
+ * corrections are read at 20/s (`runCorrections`).
  */
 export async function runRevisedFile(
   db: BenchDb,
@@ -82,13 +86,19 @@ export async function runRevisedFile(
   apiMain: string,
   writesPerSecond = 20,
 ): Promise<RevisedFileStats> {
+  let corrections: CorrectionsStats | undefined;
   const run = await importOverLoaded(
     db,
     port,
     apiMain,
     REVISED_SHARE,
     writesPerSecond,
-    verifiedRevisions,
+    async (apiUrl, since, revised) => {
+      const verified = await verifiedRevisions(apiUrl, since, revised);
+      // The store loaded and revised, its history large: what a country's corrections cost.
+      corrections = await runCorrections(apiUrl);
+      return verified;
+    },
   );
   return {
     firstLoad: run.firstLoad,
@@ -96,5 +106,6 @@ export async function runRevisedFile(
     revisedRows: run.revised.length,
     verified: run.checked,
     writes: run.writes,
+    corrections,
   };
 }

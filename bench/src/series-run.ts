@@ -26,7 +26,8 @@ export interface SeriesStats {
 const seriesUrl = (country: string) => `${SERIES_PATH}?country=${encodeURIComponent(country)}`;
 
 /**
- * `GET /api/covid/series`: whole series of one country at a time (all metrics, the countries in
+ * `GET /api/covid/series` (its rows flagged: negative and corrected days, issue 45): whole series
+ * of one country at a time (all metrics, the countries in
  * turn) and of `World`, each at a steady rate, one request at a time, as a dashboard or partner
  * reads them: through the read cache, so each answer is computed again once per CACHE_TTL_MS
  * (those reads wait for it, up to the cache's refresh wait); then every place's series as CSV,

@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliTestBed } from '../../support/cli-test-bed';
+import { Correction } from '../../support/corrections';
 import { DEFAULT_API_TOKENS, TOKENS, TestApp, bootTestApp } from '../../support/test-app';
 
 const HEADER = 'date,country,total_cases,new_cases,total_deaths,new_deaths';
@@ -29,16 +30,6 @@ const REVISED = FIRST.map((line) =>
   line.startsWith('2021-03-02,Chile') ? '2021-03-02,Chile,112,12,11,1' : line,
 );
 
-interface Correction {
-  at: string;
-  date: string;
-  country: string;
-  field: string;
-  old: number | null;
-  new: number | null;
-  change: string;
-  source: string;
-}
 interface Page {
   corrections: Correction[];
   next: string | null;
