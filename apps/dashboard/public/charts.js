@@ -1,6 +1,7 @@
 // The charts, drawn by uPlot (its browser build, loaded by the page before this module, defines
 // the global `uPlot`).
 import { compact, figure, formatDate, monthsAndDays, t } from './language.js';
+import { hideMarkTip, markPoints } from './chart-marks.js';
 import { $ } from './page.js';
 import { axisUnit, isSmoothed, newUnit, newValues, perDayOfWeek } from './views.js';
 
@@ -14,12 +15,15 @@ function chartWidth(element) {
 
 /**
  * A chart of `series` over `times`; `units` labels the left axis (`y`) and the right one (`avg`,
- * for the series on the `avg` scale), so that the reader knows what a number counts.
+ * for the series on the `avg` scale), so that the reader knows what a number counts. `marks`:
+ * points to mark (chart-marks.js).
  */
-export function drawChart(id, title, times, series, units = {}) {
+export function drawChart(id, title, times, series, units = {}, marks = []) {
   const element = $(id);
   if (charts.has(id)) charts.get(id).destroy();
   element.textContent = '';
+  // Marks follow the points when uPlot draws again (a resize).
+  let placeMarks = () => {};
   const axes = [
     {},
     { size: 70, label: units.y, values: (u, ticks) => ticks.map((v) => compact(v)) },
@@ -44,6 +48,7 @@ export function drawChart(id, title, times, series, units = {}) {
     scales,
     axes,
     legend: { live: false },
+    hooks: { draw: [() => placeMarks()] },
     fmtDate: (template) => uPlot.fmtDate(template, monthsAndDays()),
     series: [
       {
@@ -66,6 +71,7 @@ export function drawChart(id, title, times, series, units = {}) {
   };
   const chart = new uPlot(options, [times].concat(series.map((s) => s.values)), element);
   charts.set(id, chart);
+  if (marks.length > 0) placeMarks = markPoints(element, chart, times, series[0], marks);
   // Each series' latest value, for whoever checks what is drawn (the browser tests).
   element.dataset.last = JSON.stringify(series.map((s) => lastValue(s.values)));
 }
@@ -77,6 +83,7 @@ function lastValue(values) {
 
 export function clearChart(id) {
   if (charts.has(id)) charts.get(id).destroy();
+  hideMarkTip(id);
   charts.delete(id);
   $(id).textContent = '';
   delete $(id).dataset.last;

@@ -1,8 +1,9 @@
 // One country: weekly cases and deaths, cumulative totals and MPOX, over a chosen range and in a
-// chosen view (as published, per million, 7-day average); and the list of countries the pickers
-// suggest.
+// chosen view (as published, per million, 7-day average), the weeks with a negative or corrected
+// figure marked, and the latest corrections; and the list of countries the pickers suggest.
 import { ApiProblem, api, problemText, weeklyPath } from './api.js';
 import { COLORS, clearChart, drawChart, toTime, weeklyWithAverage } from './charts.js';
+import { fillCorrections, loadCorrections, weekMarks } from './corrections.js';
 import { DAY_MS, t } from './language.js';
 import { $, say } from './page.js';
 import {
@@ -53,14 +54,20 @@ export async function showCountry(name) {
   say('country-name', '');
   if (!wanted) return;
   $('country-input').value = wanted;
-  let covid;
+  let covid, corrections;
   try {
-    covid = await api(weeklyPath('covid', wanted));
+    // The corrections asked for at once, by the name typed as the weekly route is.
+    [covid, corrections] = await Promise.all([
+      api(weeklyPath('covid', wanted)),
+      loadCorrections('covid', wanted),
+    ]);
   } catch (error) {
     say('country-message', problemText(error));
     say('country-name', '');
     for (const id of ['country-cases', 'country-deaths', 'country-totals', 'country-mpox'])
       clearChart(id);
+    fillCorrections('country-corrections', 'country-corrections-note', null);
+    fillCorrections('mpox-corrections', 'mpox-corrections-note', null);
     return;
   }
   say('country-name', covid.country);
@@ -73,8 +80,16 @@ export async function showCountry(name) {
     ['country-deaths', 'new_deaths', COLORS[1]],
   ]) {
     const chart = weeklyWithAverage(covid, key, color, from, view);
-    drawChart(id, `${covid.country} — ${chart.label}`, chart.times, chart.series, chart.units);
+    drawChart(
+      id,
+      `${covid.country} — ${chart.label}`,
+      chart.times,
+      chart.series,
+      chart.units,
+      weekMarks(covid, key, corrections.corrections, from),
+    );
   }
+  fillCorrections('country-corrections', 'country-corrections-note', corrections);
   const keep = covid.weeks.map((w) => !from || w >= from);
   const pick = (values) => values.filter((_, i) => keep[i]);
   const unit = totalUnit(view);
@@ -101,23 +116,24 @@ export async function showCountry(name) {
     },
   );
   try {
-    const mpox = await api(weeklyPath('mpox', covid.country));
-    const mpoxCases = weeklyWithAverage(
-      mpox,
-      'new_cases',
-      COLORS[3],
-      rangeStart(mpox, $('country-range').value),
-      view,
-    );
+    const [mpox, mpoxCorrections] = await Promise.all([
+      api(weeklyPath('mpox', covid.country)),
+      loadCorrections('mpox', covid.country),
+    ]);
+    const mpoxFrom = rangeStart(mpox, $('country-range').value);
+    const mpoxCases = weeklyWithAverage(mpox, 'new_cases', COLORS[3], mpoxFrom, view);
     drawChart(
       'country-mpox',
       `MPOX — ${mpoxCases.label}`,
       mpoxCases.times,
       mpoxCases.series,
       mpoxCases.units,
+      weekMarks(mpox, 'new_cases', mpoxCorrections.corrections, mpoxFrom),
     );
+    fillCorrections('mpox-corrections', 'mpox-corrections-note', mpoxCorrections);
   } catch (error) {
     clearChart('country-mpox');
+    fillCorrections('mpox-corrections', 'mpox-corrections-note', null);
     say(
       'country-mpox-message',
       error instanceof ApiProblem && error.status === 404 ? t('noMpox') : problemText(error),

@@ -5,6 +5,17 @@ import { TEXT } from './i18n.js';
 const LANG_KEY = 'dashboard.lang';
 export const DAY_MS = 86400000;
 
+const isoDay = (ms) => new Date(ms).toISOString().slice(0, 10);
+/**
+ * The ISO week (Monday to Sunday) that holds a date (`YYYY-MM-DD`): the API's weekly answers
+ * name each week by its Sunday.
+ */
+export function isoWeek(date) {
+  const at = Date.parse(`${date}T00:00:00Z`);
+  const monday = at - ((new Date(at).getUTCDay() + 6) % 7) * DAY_MS;
+  return { monday: isoDay(monday), sunday: isoDay(monday + 6 * DAY_MS) };
+}
+
 const monthNames = (locale, style) =>
   Array.from({ length: 12 }, (_, m) =>
     new Intl.DateTimeFormat(locale, { month: style, timeZone: 'UTC' }).format(Date.UTC(2021, m, 1)),

@@ -3,9 +3,10 @@
 // from the world-atlas package) projected by d3-geo. Each country with an answer is a link to its
 // page: focusable, and it tells its value on hover and on focus; a table lists every value.
 import { ApiProblem, api, problemText } from './api.js';
-import { DAY_MS, figure, formatDate, t } from './language.js';
+import { figure, formatDate, isoWeek, t } from './language.js';
 import { colorScale, drawLegend } from './map-scale.js';
 import { $, say } from './page.js';
+import { wireTips } from './tip.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 960;
@@ -69,13 +70,11 @@ async function loadAnswer(disease, metric, period, date) {
   return api(mapPath(disease, { metric, week: day }));
 }
 
-const isoDay = (ms) => new Date(ms).toISOString().slice(0, 10);
 /** What the answer covers: its day, or the Monday to Sunday of its week. */
 function periodText(answer) {
   if (answer.period !== 'week') return t('dayOf')(formatDate(answer.date));
-  const at = Date.parse(`${answer.date}T00:00:00Z`);
-  const monday = at - ((new Date(at).getUTCDay() + 6) % 7) * DAY_MS;
-  return t('weekOf')(formatDate(isoDay(monday)), formatDate(isoDay(monday + 6 * DAY_MS)));
+  const { monday, sunday } = isoWeek(answer.date);
+  return t('weekOf')(formatDate(monday), formatDate(sunday));
 }
 
 const countryHref = (country) => `#country/${encodeURIComponent(country)}`;
@@ -144,43 +143,15 @@ function drawTable(answer) {
   }
 }
 
-/** The tip beside a shape: at the pointer, or under the focused shape. */
-function showTip(target, x, y) {
-  const tip = $('map-tip');
-  const found = tips.get(target);
-  if (!found) {
-    tip.hidden = true;
-    return;
-  }
-  tip.textContent = '';
-  const name = document.createElement('strong');
-  name.textContent = found.name;
-  tip.append(name, document.createElement('br'), found.value);
-  tip.hidden = false;
-  const box = tip.parentElement.getBoundingClientRect();
-  const left = Math.min(Math.max(0, x - box.left + 12), box.width - tip.offsetWidth);
-  // Style properties set from code, which the page's policy allows.
-  tip.style.left = `${Math.max(0, left)}px`;
-  tip.style.top = `${Math.max(0, y - box.top + 12)}px`;
-}
-
 /** The shape's link (around the path) when it has one, else the path itself. */
 const shapeOf = (node) =>
   node instanceof Element ? (node.closest('#map-svg a') ?? node.closest('#map-svg path')) : null;
 const svg = $('map-svg');
-svg.addEventListener('mousemove', (event) => {
-  const shape = shapeOf(event.target);
-  if (shape) showTip(shape, event.clientX, event.clientY);
-  else $('map-tip').hidden = true;
+// The tip beside a shape: at the pointer, or under the focused shape.
+wireTips(svg, $('map-tip'), shapeOf, (shape) => {
+  const found = tips.get(shape);
+  return found && { title: found.name, lines: [found.value] };
 });
-svg.addEventListener('mouseleave', () => ($('map-tip').hidden = true));
-svg.addEventListener('focusin', (event) => {
-  const shape = shapeOf(event.target);
-  if (!shape) return;
-  const box = shape.getBoundingClientRect();
-  showTip(shape, box.left + box.width / 2, box.bottom);
-});
-svg.addEventListener('focusout', () => ($('map-tip').hidden = true));
 
 /** The map route's 404 is a date without data, not an unknown country; a 400, a bad date. */
 function mapProblem(error) {
