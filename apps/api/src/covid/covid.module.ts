@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { COVID_SERIES, SeriesModule } from '@app/series';
-import { HttpCacheModule } from '../http-cache/http-cache.module';
+import { ResponseCacheModule } from '../response-cache/response-cache.module';
 import { CovidChangesController } from './covid-changes.controller';
 import { CovidCatalogController } from './covid-catalog.controller';
 import { CovidDataController } from './covid-data.controller';
@@ -11,7 +11,7 @@ import { CovidSeriesController } from './covid-series.controller';
 const covidSeries = SeriesModule.forSeries(COVID_SERIES);
 
 @Module({
-  imports: [covidSeries, HttpCacheModule],
+  imports: [covidSeries, ResponseCacheModule],
   controllers: [
     CovidPublicController,
     CovidHistoryController,

@@ -3,6 +3,7 @@ import {
   ExecutionContext,
   Injectable,
   NestInterceptor,
+  Optional,
   StreamableFile,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -10,10 +11,10 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, map } from 'rxjs';
 import { CachedValue } from '@app/series';
 import { JSON_TYPE } from '../common/json-content-type';
-import { RouteMemo } from '../response-cache/route-memo';
+import { RouteMemo } from '../route-metadata/route-memo';
 import { NEGOTIATES_FORMAT } from '../list-format/list-format.decorator';
-import { KEEP_ANSWERS, KEPT_HEADERS, ResponseCache } from '../response-cache/response-cache';
 import { VARY_ENCODING } from '../compression/response-compression';
+import { AnswerStore } from './answer-store';
 import { ifNoneMatchHits } from './entity-tag';
 import {
   HTTP_CACHE_SCOPE,
@@ -36,8 +37,8 @@ interface RouteCaching {
 /**
  * The interceptor of `@HttpCache()` (and `@CachedResponse()`): sends the answer as JSON text with
  * its caching headers, or a 304 when the client already has it. A `CachedValue` (JSON text read
- * through a `ReadCache`) of a `@CachedResponse()` GET is kept in the `ResponseCache`, headers
- * included, for as long as the `ReadCache` holds it.
+ * through a `ReadCache`) of a `@CachedResponse()` GET is handed to the `AnswerStore` (the response
+ * cache), headers included, which keeps it for as long as the `ReadCache` holds it.
  */
 @Injectable()
 export class HttpCacheInterceptor implements NestInterceptor {
@@ -47,7 +48,7 @@ export class HttpCacheInterceptor implements NestInterceptor {
         handler,
         classRef,
       ]) ?? 'private',
-    kept: this.reflector.getAllAndOverride<boolean>(KEEP_ANSWERS, [handler, classRef]) === true,
+    kept: this.store?.keeps(handler, classRef) === true,
     negotiated:
       this.reflector.getAllAndOverride<boolean>(NEGOTIATES_FORMAT, [handler, classRef]) === true,
   }));
@@ -55,7 +56,7 @@ export class HttpCacheInterceptor implements NestInterceptor {
   constructor(
     private readonly reflector: Reflector,
     private readonly policy: HttpCachePolicy,
-    private readonly cache: ResponseCache,
+    @Optional() private readonly store?: AnswerStore,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -77,7 +78,7 @@ export class HttpCacheInterceptor implements NestInterceptor {
       return value;
     }
     if (value === undefined || reply.statusCode !== 200) return value;
-    if (route.kept && request.method === 'GET') ResponseCache.markMissed(request);
+    if (route.kept && request.method === 'GET') this.store?.noteMissed(request);
     // Encoded once, for its tag and for the socket: a large new string costs more to encode
     // than to hash, and was encoded twice.
     const body = Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
@@ -95,23 +96,12 @@ export class HttpCacheInterceptor implements NestInterceptor {
       typeof source.value === 'string' &&
       typeof contentType === 'string'
     ) {
-      this.cache.set(
-        request.url,
-        {
-          contentType,
-          source: source as CachedValue<string>,
-          headers,
-          bytes: body.length,
-          compressed: {},
-          extraHeaders: KEPT_HEADERS.flatMap((name) => {
-            const header = reply.getHeader(name);
-            return typeof header === 'string' ? [[name, header] as const] : [];
-          }),
-          classRef: context.getClass(),
-          handler: context.getHandler() as (...args: never[]) => unknown,
-        },
-        request.headers.accept,
-      );
+      this.store?.keep(context, {
+        contentType,
+        source: source as CachedValue<string>,
+        headers,
+        bytes: body.length,
+      });
     }
     if (!ifNoneMatchHits(request.headers['if-none-match'], headers.etag)) return body;
     notModified(reply);

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MPOX_SERIES, SeriesModule } from '@app/series';
-import { HttpCacheModule } from '../http-cache/http-cache.module';
+import { ResponseCacheModule } from '../response-cache/response-cache.module';
 import { MpoxChangesController } from './mpox-changes.controller';
 import { MpoxCatalogController } from './mpox-catalog.controller';
 import { MpoxDataController } from './mpox-data.controller';
@@ -11,7 +11,7 @@ import { MpoxSeriesController } from './mpox-series.controller';
 const mpoxSeries = SeriesModule.forSeries(MPOX_SERIES);
 
 @Module({
-  imports: [mpoxSeries, HttpCacheModule],
+  imports: [mpoxSeries, ResponseCacheModule],
   controllers: [
     MpoxPublicController,
     MpoxHistoryController,
