@@ -4,7 +4,7 @@ import { DestinationStream } from 'pino';
 import { AppConfig } from '@app/config';
 import { API_PREFIX } from './api-prefix';
 import { AppModule, GLOBAL_GUARDS } from './app.module';
-import { clientErrorHandler, frameworkErrors, requireHostHeader } from './common/framework-errors';
+import { clientErrorHandler, frameworkErrors, requireHostHeader } from './framework-errors';
 import { serveDashboard } from './dashboard/serve-dashboard';
 import { setupApiDocs } from './docs/api-docs';
 import { registerCompression } from './compression/response-compression';
