@@ -50,6 +50,8 @@ const stableHeaders = (response: Response): Record<string, string> => {
   delete headers.date;
   delete headers['x-request-id'];
   delete headers['x-ratelimit-remaining'];
+  // Seconds left in the caller's window: another caller's, or a second later, may differ by one.
+  delete headers['x-ratelimit-reset'];
   return headers;
 };
 
