@@ -2,9 +2,9 @@ import { Module } from '@nestjs/common';
 import { COVID_SERIES, SeriesModule } from '@app/series';
 import { ResponseCacheModule } from '../response-cache/response-cache.module';
 import { CovidChangesController } from './covid-changes.controller';
-import { CovidCatalogController } from './covid-catalog.controller';
+import { CovidCountriesController } from './covid-countries.controller';
 import { CovidDataController } from './covid-data.controller';
-import { CovidHistoryController } from './covid-history.controller';
+import { CovidWeeklyController } from './covid-weekly.controller';
 import { CovidPublicController } from './covid-public.controller';
 import { CovidSeriesController } from './covid-series.controller';
 
@@ -14,9 +14,9 @@ const covidSeries = SeriesModule.forSeries(COVID_SERIES);
   imports: [covidSeries, ResponseCacheModule],
   controllers: [
     CovidPublicController,
-    CovidHistoryController,
+    CovidWeeklyController,
     CovidDataController,
-    CovidCatalogController,
+    CovidCountriesController,
     CovidChangesController,
     CovidSeriesController,
   ],

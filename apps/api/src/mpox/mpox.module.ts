@@ -2,9 +2,9 @@ import { Module } from '@nestjs/common';
 import { MPOX_SERIES, SeriesModule } from '@app/series';
 import { ResponseCacheModule } from '../response-cache/response-cache.module';
 import { MpoxChangesController } from './mpox-changes.controller';
-import { MpoxCatalogController } from './mpox-catalog.controller';
+import { MpoxCountriesController } from './mpox-countries.controller';
 import { MpoxDataController } from './mpox-data.controller';
-import { MpoxHistoryController } from './mpox-history.controller';
+import { MpoxWeeklyController } from './mpox-weekly.controller';
 import { MpoxPublicController } from './mpox-public.controller';
 import { MpoxSeriesController } from './mpox-series.controller';
 
@@ -14,9 +14,9 @@ const mpoxSeries = SeriesModule.forSeries(MPOX_SERIES);
   imports: [mpoxSeries, ResponseCacheModule],
   controllers: [
     MpoxPublicController,
-    MpoxHistoryController,
+    MpoxWeeklyController,
     MpoxDataController,
-    MpoxCatalogController,
+    MpoxCountriesController,
     MpoxChangesController,
     MpoxSeriesController,
   ],
