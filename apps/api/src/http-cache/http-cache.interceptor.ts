@@ -12,7 +12,7 @@ import { Observable, map } from 'rxjs';
 import { CachedValue } from '@app/series';
 import { JSON_TYPE } from '../common/json-content-type';
 import { RouteMemo } from '../route-metadata/route-memo';
-import { NEGOTIATES_FORMAT } from '../list-format/list-format.decorator';
+import { NEGOTIATES_FORMAT } from '../list-routes/list-route.decorator';
 import { VARY_ENCODING } from '../compression/response-compression';
 import { AnswerStore } from './answer-store';
 import { ifNoneMatchHits } from './entity-tag';

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { ContentCoding } from '../compression/response-compression';
 import { AnswerStore, SentAnswer } from '../http-cache/answer-store';
-import { acceptedFormat } from '../list-format/list-format-negotiation';
+import { acceptedFormat } from '../list-routes/format-negotiation';
 
 type Handler = (...args: never[]) => unknown;
 type ClassRef = abstract new (...args: never[]) => unknown;

@@ -6,8 +6,8 @@ import { InjectSeries, ListFormat, SeriesDefinition, SeriesService } from '@app/
 import { ApiBadRequest, ApiNotFound } from '../common/api-responses';
 import { HttpCache } from '../http-cache/http-cache.decorator';
 import { RequireScope } from '../auth/require-scope.decorator';
-import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
-import { setListHeaders } from '../list-format/list-reply';
+import { ListFormatParam, ListRoute } from '../list-routes/list-route.decorator';
+import { setListHeaders } from '../list-routes/list-reply';
 import { StatsQueryDto } from './dto/stats-query.dto';
 import { CountryListItemResponse, CountryStatsResponse } from './series.responses';
 

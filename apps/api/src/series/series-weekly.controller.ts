@@ -12,8 +12,8 @@ import {
 import { ApiBadRequest, ApiNotFound } from '../common/api-responses';
 import { CountryParamDto } from '../common/country-param.dto';
 import { JSON_TYPE } from '../common/json-content-type';
-import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
-import { setListHeaders } from '../list-format/list-reply';
+import { ListFormatParam, ListRoute } from '../list-routes/list-route.decorator';
+import { setListHeaders } from '../list-routes/list-reply';
 import { CountryLatestResponse, WeeklyHistoryResponse } from './series.responses';
 import { MapQueryDto } from './dto/map-query.dto';
 import { MapResponse } from './figures.responses';
