@@ -16,7 +16,7 @@ import { ListCursor, decodeCursor, encodeCursor } from './list-cursor';
 import { ListColumns, ListFormat, listChunks, listText } from './list-format';
 import { CachedValue, ReadCache } from './read-cache';
 import { SeriesRepository } from './series.repository';
-import { weeklyHistory } from './weekly-history';
+import { weeklySeries } from './weekly/weekly-series';
 import { FigureBody, FigureQuery, MapQuery, SeriesFigures } from './figures/series-figures';
 import {
   ChangeOrigin,
@@ -235,7 +235,7 @@ export class SeriesService {
   }
 
   /**
-   * A country's weekly history (see `weeklyHistory`), looked up as the public country route looks
+   * A country's weekly series (see `weeklySeries`), looked up as the public country route looks
    * it up; cached as JSON text.
    */
   weeklyJson(country: string): Promise<CachedValue<string>> {
@@ -245,7 +245,7 @@ export class SeriesService {
       if (name === null) throw ApiError.notFound(MESSAGES.countryNotFound);
       const table = await this.figures.population();
       const iso3 = resolveCountry(name)?.iso3 ?? null;
-      return JSON.stringify(weeklyHistory(name, days, this.figures.populationOf(table, { iso3 })));
+      return JSON.stringify(weeklySeries(name, days, this.figures.populationOf(table, { iso3 })));
     });
   }
 
@@ -255,7 +255,7 @@ export class SeriesService {
       const days = await this.repository.dailyWorld();
       const table = await this.figures.population();
       const populationOf = this.figures.populationOf(table, { region: regionNamed(WORLD) });
-      return JSON.stringify(weeklyHistory(null, days, populationOf));
+      return JSON.stringify(weeklySeries(null, days, populationOf));
     });
   }
 

@@ -1,8 +1,8 @@
-import { DailyValues, WeeklyHistory } from './series.types';
-import { PopulationOf, dailyFigures, weeklyFigures } from './figures/daily-figures';
-import { roundFigure } from './figures/figure-rounding';
+import { DailyValues, WeeklySeries } from '../series.types';
+import { PopulationOf, dailyFigures, weeklyFigures } from '../figures/daily-figures';
+import { roundFigure } from '../figures/figure-rounding';
 
-export { weekEnd } from './figures/iso-week';
+export { weekEnd } from '../figures/iso-week';
 
 /**
  * Daily values (oldest first) to weekly columns: new cases and deaths summed over the week, totals
@@ -10,11 +10,11 @@ export { weekEnd } from './figures/iso-week';
  * the derived figures of `weeklyFigures` (per million over `populationOf`, 7-day averages of the
  * week's last day with a record), rounded to 3 decimals; `population`: the one the last week used.
  */
-export function weeklyHistory(
+export function weeklySeries(
   country: string | null,
   daily: DailyValues[],
   populationOf: PopulationOf = () => null,
-): WeeklyHistory {
+): WeeklySeries {
   const weeks = weeklyFigures(dailyFigures(daily, populationOf), populationOf);
   const column = (metric: keyof (typeof weeks)[number]) =>
     weeks.map((week) => roundFigure(week[metric] as number | null));
