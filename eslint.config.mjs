@@ -19,6 +19,23 @@ export default tseslint.config(
     },
   },
   {
+    // The tests reach into the apps by @api/... and @cli/..., into the libraries by @app/....
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(apps|libs)/',
+              message: 'Import the apps through @api/... or @cli/..., the libraries through @app/....',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', '**/*.spec.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',

@@ -39,6 +39,9 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
     '^@app/(common|config|countries|database|importer|messaging|series)(|/.*)$': '<rootDir>/libs/$1/src$2',
+    // The tests reach into the applications by these (tsconfig.json), never by relative paths.
+    '^@api/(.*)$': '<rootDir>/apps/api/src/$1',
+    '^@cli/(.*)$': '<rootDir>/apps/cli/src/$1',
   },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 60000,

@@ -1,9 +1,9 @@
 import { INestApplication, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
-import { IS_PUBLIC_KEY } from '../../apps/api/src/auth/public.decorator';
-import { REQUIRED_SCOPES_KEY } from '../../apps/api/src/auth/require-scope.decorator';
-import { API_PREFIX } from '../../apps/api/src/bootstrap';
+import { IS_PUBLIC_KEY } from '@api/auth/public.decorator';
+import { REQUIRED_SCOPES_KEY } from '@api/auth/require-scope.decorator';
+import { API_PREFIX } from '@api/bootstrap';
 
 export interface AppRoute {
   method: string;

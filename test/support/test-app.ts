@@ -3,7 +3,7 @@ import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { AppConfig, loadConfig } from '@app/config';
-import { CreateAppOptions, createApp } from '../../apps/api/src/bootstrap';
+import { CreateAppOptions, createApp } from '@api/bootstrap';
 import { TestDatabase, createTestDatabase } from './test-database';
 
 export const TOKENS = {

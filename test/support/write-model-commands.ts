@@ -6,8 +6,8 @@ import { NestFactory } from '@nestjs/core';
 import fc from 'fast-check';
 import { FileImportService, QUIET_PROGRESS } from '@app/importer';
 import { COVID_SERIES } from '@app/series';
-import { CliModule } from '../../apps/cli/src/cli.module';
-import { RecordHistoryService } from '../../apps/cli/src/records/record-history.service';
+import { CliModule } from '@cli/cli.module';
+import { RecordHistoryService } from '@cli/records/record-history.service';
 import { instantBetweenWrites } from './fixtures';
 import { DEFAULT_API_TOKENS, TOKENS, TestApp, bootTestApp } from './test-app';
 import {

@@ -4,6 +4,7 @@ import { Logger } from 'pino';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { AuthModule } from './auth/auth.module';
+import { TokenGuard } from './auth/token.guard';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { ValidationPipe } from './common/validation.pipe';
 import { CovidModule } from './covid/covid.module';
@@ -12,8 +13,18 @@ import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { MpoxModule } from './mpox/mpox.module';
+import { ClientThrottlerGuard } from './rate-limit/client-throttler.guard';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { StatsModule } from './stats/stats.module';
 import { SyncModule } from './sync/sync.module';
+
+/**
+ * The application's global guards, in the order they run: the rate limit first (so that guessing
+ * tokens is limited too), then the token check. Each is registered (`APP_GUARD`) by its own
+ * module, and Nest runs them in the order their modules are imported below; the answers served
+ * before Nest's router (`serveCachedResponses`) run this list, the same instances in this order.
+ */
+export const GLOBAL_GUARDS = [ClientThrottlerGuard, TokenGuard] as const;
 
 /** Wires configuration, logs, database, auth and rate limiting, and the feature modules. */
 @Module({})
@@ -27,6 +38,8 @@ export class AppModule {
         LoggingModule.forRoot(logger),
         DatabaseModule.forRoot(config.db),
         MetricsModule,
+        // In the order of GLOBAL_GUARDS: no module imported above imports either.
+        RateLimitModule,
         AuthModule,
         CovidModule,
         MpoxModule,

@@ -3,8 +3,8 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DestinationStream } from 'pino';
 import { AppConfig } from '@app/config';
 import { API_PREFIX } from './api-prefix';
-import { AppModule } from './app.module';
-import { clientErrorHandler, frameworkErrors, requireHostHeader } from './common/framework-errors';
+import { AppModule, GLOBAL_GUARDS } from './app.module';
+import { clientErrorHandler, frameworkErrors, requireHostHeader } from './framework-errors';
 import { serveDashboard } from './dashboard/serve-dashboard';
 import { setupApiDocs } from './docs/api-docs';
 import { registerCompression } from './compression/response-compression';
@@ -73,7 +73,7 @@ export async function createApp(
   registerSecurityHeaders(app);
   requireHostHeader(app);
   enableCors(app, config);
-  serveCachedResponses(app);
+  serveCachedResponses(app, GLOBAL_GUARDS);
   setupApiDocs(app);
   serveDashboard(app);
   // SIGTERM/SIGINT: stop accepting, finish requests in flight, close the pools, exit 0.

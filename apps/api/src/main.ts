@@ -1,5 +1,5 @@
 // First, before any other module: see the file (it keeps V8's fast path for every request).
-import './runtime/tick-object-pin';
+import './runtime/keep-tick-object-alive';
 import 'reflect-metadata';
 import { ConfigValidationError, loadConfig } from '@app/config';
 import { createApp } from './bootstrap';

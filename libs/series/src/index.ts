@@ -7,7 +7,7 @@ export * from './series.types';
 export * from './record-change.module';
 export * from './record-change.service';
 export * from './concurrency-limit';
-export * from './weekly-history';
+export * from './weekly/weekly-series';
 export * from './event-loop-turns';
 export * from './history/revision.repository';
 export * from './history/revision-pruner';

@@ -16,7 +16,7 @@ import { ListCursor, decodeCursor, encodeCursor } from './list-cursor';
 import { ListColumns, ListFormat, listChunks, listText } from './list-format';
 import { CachedValue, ReadCache } from './read-cache';
 import { SeriesRepository } from './series.repository';
-import { weeklyHistory } from './weekly-history';
+import { weeklySeries } from './weekly/weekly-series';
 import { FigureBody, FigureQuery, MapQuery, SeriesFigures } from './figures/series-figures';
 import { SeriesCorrections, correctedOfAny } from './history/series-corrections';
 import {
@@ -246,7 +246,7 @@ export class SeriesService {
   }
 
   /**
-   * A country's weekly history (see `weeklyHistory`), looked up as the public country route looks
+   * A country's weekly series (see `weeklySeries`), looked up as the public country route looks
    * it up; cached as JSON text.
    */
   weeklyJson(country: string): Promise<CachedValue<string>> {
@@ -258,7 +258,7 @@ export class SeriesService {
       const iso3 = resolveCountry(name)?.iso3 ?? null;
       const populationOf = this.figures.populationOf(table, { iso3 });
       const corrected = await this.corrections.correctedDates(key);
-      return JSON.stringify(weeklyHistory(name, days, populationOf, corrected));
+      return JSON.stringify(weeklySeries(name, days, populationOf, corrected));
     });
   }
 
@@ -269,7 +269,7 @@ export class SeriesService {
       const table = await this.figures.population();
       const populationOf = this.figures.populationOf(table, { region: regionNamed(WORLD) });
       const corrected = correctedOfAny(await this.corrections.correctedPlaces());
-      return JSON.stringify(weeklyHistory(null, days, populationOf, corrected));
+      return JSON.stringify(weeklySeries(null, days, populationOf, corrected));
     });
   }
 

@@ -116,10 +116,10 @@ export interface DailyValues {
 }
 
 /**
- * Weekly history as columnar arrays, one entry per ISO week (Monday to Sunday) that has records,
+ * A weekly series as columnar arrays, one entry per ISO week (Monday to Sunday) that has records,
  * oldest first: `weeks` holds each week's Sunday, `days` how many days of it have records.
  */
-export interface WeeklyHistory {
+export interface WeeklySeries {
   /** The country's name as stored (most recent record); null for the world. */
   country: string | null;
   weeks: string[];

@@ -5,8 +5,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { HEADERS_METADATA } from '@nestjs/common/constants';
-import { HTTP_CACHE_SCOPE } from '../../../apps/api/src/http-cache/http-cache-policy';
-import { KEEP_ANSWERS } from '../../../apps/api/src/response-cache/response-cache';
+import { HTTP_CACHE_SCOPE } from '@api/http-cache/http-cache-policy';
+import { KEEP_ANSWERS } from '@api/response-cache/response-cache';
 import { DeclaredRoute, appRoutes } from '../../support/app-routes';
 import { TestApp, bootTestApp } from '../../support/test-app';
 

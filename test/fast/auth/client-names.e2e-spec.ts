@@ -4,8 +4,8 @@
  * the database, and once tokens stored under two spellings are migrated.
  */
 import { createHash } from 'node:crypto';
-import { OneSpellingPerClient1765410000000 } from '../../../libs/database/src/migrations/1765410000000-one-spelling-per-client';
-import { TokenService } from '../../../apps/api/src/auth/token.service';
+import { OneSpellingPerClient1765410000000 } from '@app/database/migrations/1765410000000-one-spelling-per-client';
+import { TokenService } from '@api/auth/token.service';
 import { recordBody } from '../../support/fixtures';
 import { DEFAULT_API_TOKENS, TestApp, bootTestApp } from '../../support/test-app';
 

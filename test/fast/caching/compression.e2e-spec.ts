@@ -10,7 +10,7 @@ import { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { addDays } from '@app/common';
 import { COVID_SERIES, RecordValues, SeriesRepository } from '@app/series';
-import { COMPRESSION_THRESHOLD_BYTES } from '../../../apps/api/src/compression/response-compression';
+import { COMPRESSION_THRESHOLD_BYTES } from '@api/compression/response-compression';
 import { TEST_ORIGIN } from '../../support/fixtures';
 import { TestApp, bootTestApp } from '../../support/test-app';
 

@@ -1,12 +1,12 @@
 import { MESSAGES } from '@app/common';
-import { AllExceptionsFilter } from '../../../apps/api/src/common/all-exceptions.filter';
+import { AllExceptionsFilter } from '@api/common/all-exceptions.filter';
 import { Response } from 'supertest';
-import { TokenService } from '../../../apps/api/src/auth/token.service';
+import { TokenService } from '@api/auth/token.service';
 import { databaseEnv, runCli } from '../../support/cli';
 import { flushRedisDb } from '../../support/cli-test-bed';
 import { recordBody } from '../../support/fixtures';
 import { TestApp, bootTestApp } from '../../support/test-app';
-import { ClientThrottlerGuard } from '../../../apps/api/src/rate-limit/client-throttler.guard';
+import { ClientThrottlerGuard } from '@api/rate-limit/client-throttler.guard';
 
 interface LogLine {
   requestId?: string;
@@ -50,7 +50,7 @@ const stableHeaders = (response: Response): Record<string, string> => {
   delete headers.date;
   delete headers['x-request-id'];
   delete headers['x-ratelimit-remaining'];
-  // Seconds to the window's end: the two requests may fall on either side of a second.
+  // Seconds left in the caller's window: another caller's, or a second later, may differ by one.
   delete headers['x-ratelimit-reset'];
   return headers;
 };

@@ -5,7 +5,7 @@ import { flushRedisDb } from '../../support/cli-test-bed';
 import { SourceServer, V1, V2, csv, fileRoute } from '../../support/source-server';
 import { snapshot } from '../../support/table-snapshot';
 import { TestApp, bootTestApp } from '../../support/test-app';
-import { SyncService } from '../../../apps/api/src/sync/sync.service';
+import { SyncService } from '@api/sync/sync.service';
 
 /** Our own Redis logical database (the lock of SQLite instances), flushed at the start. */
 const REDIS_URL = 'redis://127.0.0.1:6379/13';

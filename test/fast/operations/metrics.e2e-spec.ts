@@ -4,6 +4,7 @@
  * included), a bounded label set whatever URLs are sent, cache, database and sync metrics.
  */
 import { eventually } from '../../support/cli';
+import { recordBody } from '../../support/fixtures';
 import { SourceServer, V1, csv, fileRoute } from '../../support/source-server';
 import { DEFAULT_API_TOKENS, TestApp, bootTestApp } from '../../support/test-app';
 
@@ -36,14 +37,10 @@ describe('GET /api/metrics', () => {
   beforeAll(async () => {
     // Answers stay kept for the whole test, so which ones come from memory is known exactly.
     t = await bootTestApp({ API_TOKENS, CACHE_TTL_MS: '600000' });
-    const seeded = await t.http.post('/api/covid/data').set(t.auth()).send({
-      date: '2024-01-01',
-      country: 'France',
-      total_cases: 10,
-      new_cases: 10,
-      total_deaths: 1,
-      new_deaths: 1,
-    });
+    const seeded = await t.http
+      .post('/api/covid/data')
+      .set(t.auth())
+      .send(recordBody({ date: '2024-01-01' }));
     expect(seeded.status).toBe(201);
   });
   afterAll(() => t.close());
@@ -107,14 +104,10 @@ describe('GET /api/metrics', () => {
     // the latest records since the first test.
     expect((await t.http.get(`${LATEST}?read-cache=1`)).status).toBe(200);
     // A change drops the read cache: the next read is a miss.
-    const changed = await t.http.post('/api/covid/data').set(t.auth()).send({
-      date: '2024-01-02',
-      country: 'France',
-      total_cases: 12,
-      new_cases: 2,
-      total_deaths: 1,
-      new_deaths: 0,
-    });
+    const changed = await t.http
+      .post('/api/covid/data')
+      .set(t.auth())
+      .send(recordBody({ date: '2024-01-02' }));
     expect(changed.status).toBe(201);
     expect((await t.http.get(`${LATEST}?read-cache=2`)).status).toBe(200);
     const after = await scrape(t);

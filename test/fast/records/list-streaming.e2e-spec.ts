@@ -3,7 +3,7 @@ import { TEST_ORIGIN } from '../../support/fixtures';
 import { AddressInfo, Socket, connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addDays } from '@app/common';
-import { CLIENT_TIMEOUTS } from '../../../apps/api/src/client-timeouts';
+import { CLIENT_TIMEOUTS } from '@api/client-timeouts';
 import {
   COVID_SERIES,
   LIST_PAGE_SIZE,

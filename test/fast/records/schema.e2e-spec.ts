@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
-import { TokenService } from '../../../apps/api/src/auth/token.service';
+import { TokenService } from '@api/auth/token.service';
+import { recordBody } from '../../support/fixtures';
 import { TestApp, bootTestApp } from '../../support/test-app';
 import { TEST_DB_TYPE } from '../../support/test-database';
 
@@ -94,14 +95,8 @@ describe('schema', () => {
           next - 1,
         ]);
       }
-      const body = (date: string, total_cases = 5) => ({
-        date,
-        country: 'Big Ids',
-        total_cases,
-        new_cases: 1,
-        total_deaths: 0,
-        new_deaths: 0,
-      });
+      const body = (date: string, total_cases = 5) =>
+        recordBody({ date, country: 'Big Ids', total_cases });
       const created = await t.http.post(`/api/${key}/data`).set(t.auth()).send(body('2022-01-01'));
       expect(created.status).toBe(201);
       expect(created.body).toEqual({

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { TokenService } from '../../../apps/api/src/auth/token.service';
+import { TokenService } from '@api/auth/token.service';
 import { CliResult, databaseEnv, eventually, runCli } from '../../support/cli';
 import { TestApp, bootTestApp } from '../../support/test-app';
 

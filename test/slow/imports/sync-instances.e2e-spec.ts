@@ -1,6 +1,6 @@
 import { get } from 'node:http';
 import Redis from 'ioredis';
-import { REDIS_LOCK_TTL_MS } from '../../../apps/api/src/sync/sync-lock.service';
+import { REDIS_LOCK_TTL_MS } from '@api/sync/sync-lock.service';
 import { ApiProcess, databaseEnv, startApi } from '../../support/built-api';
 import { eventually, runCli } from '../../support/cli';
 import { flushRedisDb } from '../../support/cli-test-bed';

@@ -16,7 +16,7 @@ import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { MESSAGES } from '@app/common';
 import { loadConfig } from '@app/config';
-import { createApp } from '../../../apps/api/src/bootstrap';
+import { createApp } from '@api/bootstrap';
 import { DedicatedMariaDb } from '../../support/dedicated-mariadb';
 import { SqliteFile, openSqliteFile } from '../../support/sqlite-file';
 import { TEST_DB_TYPE, createTestDatabase } from '../../support/test-database';

@@ -3,8 +3,8 @@ import request from 'supertest';
 import { createConnection } from 'mysql2/promise';
 import { MESSAGES } from '@app/common';
 import { loadConfig } from '@app/config';
-import { createApp } from '../../../apps/api/src/bootstrap';
-import { ShutdownDrain } from '../../../apps/api/src/health/shutdown-drain.service';
+import { createApp } from '@api/bootstrap';
+import { ShutdownDrain } from '@api/health/shutdown-drain.service';
 import { PrivateMariaDb } from '../../support/private-mariadb';
 import { TestApp, bootTestApp } from '../../support/test-app';
 

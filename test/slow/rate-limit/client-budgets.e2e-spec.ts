@@ -1,4 +1,4 @@
-import { TokenService } from '../../../apps/api/src/auth/token.service';
+import { TokenService } from '@api/auth/token.service';
 import { cliTestBed, flushRedisDb } from '../../support/cli-test-bed';
 import { TOKENS, TestApp, bootTestApp } from '../../support/test-app';
 

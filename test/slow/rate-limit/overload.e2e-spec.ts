@@ -4,10 +4,10 @@
  * of distinct client addresses are swept once idle (memory stays bounded). `npm run soak` is the
  * long version against the built server.
  */
-import { CLIENT_TIMEOUTS } from '../../../apps/api/src/client-timeouts';
-import { MemoryThrottlerStorage } from '../../../apps/api/src/rate-limit/memory-throttler.storage';
+import { CLIENT_TIMEOUTS } from '@api/client-timeouts';
+import { MemoryThrottlerStorage } from '@api/rate-limit/memory-throttler.storage';
 import { MESSAGES } from '@app/common';
-import { THROTTLER_STORAGE } from '../../../apps/api/src/rate-limit/throttler-storage.module';
+import { THROTTLER_STORAGE } from '@api/rate-limit/throttler-storage.module';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
 const LIMIT = 10;

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, HttpStatus, Injectable } from '@nestjs/c
 import { Reflector } from '@nestjs/core';
 import { ApiError, MESSAGES } from '@app/common';
 import { Scope } from '@app/config';
-import { RouteMemo } from '../response-cache/route-memo';
+import { RouteMemo } from '../route-metadata/route-memo';
 import { IS_PUBLIC_KEY } from './public.decorator';
 import { REQUIRED_SCOPES_KEY } from './require-scope.decorator';
 import { TokenService } from './token.service';

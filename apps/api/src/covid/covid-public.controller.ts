@@ -10,8 +10,8 @@ import { CountryParamDto } from '../common/country-param.dto';
 import { setAsOfCacheControl } from '../http-cache/http-cache-policy';
 import { AsOfQueryDto } from '../series/dto/as-of-query.dto';
 import { JSON_TYPE } from '../common/json-content-type';
-import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
-import { setListHeaders } from '../list-format/list-reply';
+import { ListFormatParam, ListRoute } from '../list-routes/list-route.decorator';
+import { setListHeaders } from '../list-routes/list-reply';
 import { RecordResponse, TotalsResponse } from '../series/series.responses';
 
 @Public()

@@ -1,23 +1,23 @@
 import { Module } from '@nestjs/common';
 import { COVID_SERIES, SeriesModule } from '@app/series';
-import { HttpCacheModule } from '../http-cache/http-cache.module';
+import { ResponseCacheModule } from '../response-cache/response-cache.module';
 import { CovidChangesController } from './covid-changes.controller';
 import { CovidCorrectionsController } from './covid-corrections.controller';
-import { CovidCatalogController } from './covid-catalog.controller';
+import { CovidCountriesController } from './covid-countries.controller';
 import { CovidDataController } from './covid-data.controller';
-import { CovidHistoryController } from './covid-history.controller';
+import { CovidWeeklyController } from './covid-weekly.controller';
 import { CovidPublicController } from './covid-public.controller';
 import { CovidSeriesController } from './covid-series.controller';
 
 const covidSeries = SeriesModule.forSeries(COVID_SERIES);
 
 @Module({
-  imports: [covidSeries, HttpCacheModule],
+  imports: [covidSeries, ResponseCacheModule],
   controllers: [
     CovidPublicController,
-    CovidHistoryController,
+    CovidWeeklyController,
     CovidDataController,
-    CovidCatalogController,
+    CovidCountriesController,
     CovidChangesController,
     CovidCorrectionsController,
     CovidSeriesController,

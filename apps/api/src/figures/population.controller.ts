@@ -7,8 +7,8 @@ import { ListColumns, ListFormat, listText } from '@app/series';
 import { Public } from '../auth/public.decorator';
 import { ApiCommonErrors } from '../common/api-responses';
 import { HttpCache } from '../http-cache/http-cache.decorator';
-import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
-import { setListHeaders } from '../list-format/list-reply';
+import { ListFormatParam, ListRoute } from '../list-routes/list-route.decorator';
+import { setListHeaders } from '../list-routes/list-reply';
 import { PopulationResponse } from '../series/figures.responses';
 
 const COLUMNS: ListColumns<PopulationResponse> = [

@@ -3,6 +3,7 @@ import {
   ExecutionContext,
   Injectable,
   NestInterceptor,
+  Optional,
   StreamableFile,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -10,9 +11,8 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, map } from 'rxjs';
 import { CachedValue } from '@app/series';
 import { JSON_TYPE } from '../common/json-content-type';
-import { RouteMemo } from '../response-cache/route-memo';
-import { NEGOTIATES_FORMAT } from '../list-format/list-format.decorator';
-import { KEEP_ANSWERS, KEPT_HEADERS, ResponseCache } from '../response-cache/response-cache';
+import { RouteMemo } from '../route-metadata/route-memo';
+import { NEGOTIATES_FORMAT } from '../list-routes/list-route.decorator';
 import {
   ContentCoding,
   VARY_ENCODING,
@@ -20,6 +20,7 @@ import {
   compressStream,
   compressionOf,
 } from '../compression/response-compression';
+import { AnswerStore } from './answer-store';
 import { ifNoneMatchHits } from './entity-tag';
 import {
   HTTP_CACHE_SCOPE,
@@ -43,8 +44,8 @@ interface RouteCaching {
  * The interceptor of `@HttpCache()` (and `@CachedResponse()`): sends the answer as JSON text with
  * its caching headers, or a 304 when the client already has it, compressed as the client asks
  * (these routes have no compression hook: `CompressedByApi`). A `CachedValue` (JSON text read
- * through a `ReadCache`) of a `@CachedResponse()` GET is kept in the `ResponseCache`, headers
- * included, for as long as the `ReadCache` holds it.
+ * through a `ReadCache`) of a `@CachedResponse()` GET is handed to the `AnswerStore` (the response
+ * cache), headers included, which keeps it for as long as the `ReadCache` holds it.
  */
 @Injectable()
 export class HttpCacheInterceptor implements NestInterceptor {
@@ -54,7 +55,7 @@ export class HttpCacheInterceptor implements NestInterceptor {
         handler,
         classRef,
       ]) ?? 'private',
-    kept: this.reflector.getAllAndOverride<boolean>(KEEP_ANSWERS, [handler, classRef]) === true,
+    kept: this.store?.keeps(handler, classRef) === true,
     negotiated:
       this.reflector.getAllAndOverride<boolean>(NEGOTIATES_FORMAT, [handler, classRef]) === true,
   }));
@@ -62,7 +63,7 @@ export class HttpCacheInterceptor implements NestInterceptor {
   constructor(
     private readonly reflector: Reflector,
     private readonly policy: HttpCachePolicy,
-    private readonly cache: ResponseCache,
+    @Optional() private readonly store?: AnswerStore,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -90,7 +91,7 @@ export class HttpCacheInterceptor implements NestInterceptor {
       });
     }
     if (value === undefined || reply.statusCode !== 200) return value;
-    if (route.kept && request.method === 'GET') ResponseCache.markMissed(request);
+    if (route.kept && request.method === 'GET') this.store?.noteMissed(request);
     // Encoded once, for its tag and for the socket: a large new string costs more to encode
     // than to hash, and was encoded twice.
     const body = Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
@@ -113,23 +114,13 @@ export class HttpCacheInterceptor implements NestInterceptor {
         ? undefined
         : this.compressed(request, body, headers.etag, coding, kept);
     if (kept) {
-      this.cache.set(
-        request.url,
-        {
-          contentType,
-          source: source as CachedValue<string>,
-          headers,
-          bytes: body.length,
-          compressed: compressed === undefined ? {} : { [coding as ContentCoding]: compressed },
-          extraHeaders: KEPT_HEADERS.flatMap((name) => {
-            const header = reply.getHeader(name);
-            return typeof header === 'string' ? [[name, header] as const] : [];
-          }),
-          classRef: context.getClass(),
-          handler: context.getHandler() as (...args: never[]) => unknown,
-        },
-        request.headers.accept,
-      );
+      this.store?.keep(context, {
+        contentType,
+        source: source as CachedValue<string>,
+        headers,
+        bytes: body.length,
+        compressed: compressed === undefined ? {} : { [coding as ContentCoding]: compressed },
+      });
     }
     if (!notModifiedHere) {
       if (compressed === undefined) return body;
@@ -139,6 +130,7 @@ export class HttpCacheInterceptor implements NestInterceptor {
     notModified(reply);
     return undefined;
   }
+
   /** `body` compressed, or the same body's kept variant when `kept`, compressed once already. */
   private compressed(
     request: FastifyRequest,
@@ -148,7 +140,7 @@ export class HttpCacheInterceptor implements NestInterceptor {
     kept: boolean,
   ): Buffer {
     const known = kept
-      ? this.cache.compressedVariant(request.url, request.headers.accept, etag, coding)
+      ? this.store?.compressedVariant(request.url, request.headers.accept, etag, coding)
       : undefined;
     return known ?? compressBody(body, coding);
   }

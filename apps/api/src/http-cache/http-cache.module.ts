@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
-import { ResponseCacheModule } from '../response-cache/response-cache.module';
 import { HttpCachePolicy } from './http-cache-policy';
 import { HttpCacheInterceptor } from './http-cache.interceptor';
 
-/** For the feature modules whose routes carry `@HttpCache()` or `@CachedResponse()`. */
+/**
+ * For the feature modules whose routes carry `@HttpCache()`; those with `@CachedResponse()` routes
+ * import `ResponseCacheModule`, which brings this one and the store their answers are kept in.
+ */
 @Module({
-  imports: [ResponseCacheModule],
   providers: [HttpCachePolicy, HttpCacheInterceptor],
-  exports: [HttpCachePolicy, HttpCacheInterceptor, ResponseCacheModule],
+  exports: [HttpCachePolicy, HttpCacheInterceptor],
 })
 export class HttpCacheModule {}

@@ -2,9 +2,18 @@ import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { CacheCounts, ReadCacheCounters } from '@app/series';
-import { SourceRun } from '../sync/sync-jobs';
 import { registerDatabaseMetrics } from './database-metrics';
 import { RequestCounts } from './request-counts';
+
+/** What the metrics count of one source's scheduled sync run (the sync's `SourceRun`). */
+export interface CountedSyncRun {
+  dataset: string;
+  outcome: 'updated' | 'unchanged' | 'failed';
+  /** Data rows read from the file. */
+  read: number;
+  /** Records inserted or changed. */
+  written: number;
+}
 
 /**
  * The metrics of one application, in a registry of its own (never prom-client's global one), so
@@ -48,7 +57,7 @@ export class MetricsService implements ReadCacheCounters, OnModuleDestroy {
   }
 
   /** Counts a scheduled sync's runs, as the worker reported them, at `at` (epoch ms). */
-  recordSync(runs: readonly SourceRun[], at: number): void {
+  recordSync(runs: readonly CountedSyncRun[], at: number): void {
     for (const run of runs) {
       const source = { source: run.dataset };
       this.sync.runs.inc({ ...source, result: run.outcome });

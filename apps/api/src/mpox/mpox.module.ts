@@ -1,23 +1,23 @@
 import { Module } from '@nestjs/common';
 import { MPOX_SERIES, SeriesModule } from '@app/series';
-import { HttpCacheModule } from '../http-cache/http-cache.module';
+import { ResponseCacheModule } from '../response-cache/response-cache.module';
 import { MpoxChangesController } from './mpox-changes.controller';
 import { MpoxCorrectionsController } from './mpox-corrections.controller';
-import { MpoxCatalogController } from './mpox-catalog.controller';
+import { MpoxCountriesController } from './mpox-countries.controller';
 import { MpoxDataController } from './mpox-data.controller';
-import { MpoxHistoryController } from './mpox-history.controller';
+import { MpoxWeeklyController } from './mpox-weekly.controller';
 import { MpoxPublicController } from './mpox-public.controller';
 import { MpoxSeriesController } from './mpox-series.controller';
 
 const mpoxSeries = SeriesModule.forSeries(MPOX_SERIES);
 
 @Module({
-  imports: [mpoxSeries, HttpCacheModule],
+  imports: [mpoxSeries, ResponseCacheModule],
   controllers: [
     MpoxPublicController,
-    MpoxHistoryController,
+    MpoxWeeklyController,
     MpoxDataController,
-    MpoxCatalogController,
+    MpoxCountriesController,
     MpoxChangesController,
     MpoxCorrectionsController,
     MpoxSeriesController,

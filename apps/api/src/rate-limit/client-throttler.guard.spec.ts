@@ -15,7 +15,7 @@ import { ApiError } from '@app/common';
 import { TokenService } from '../auth/token.service';
 import { ClientThrottlerGuard } from './client-throttler.guard';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
-import { RouteContext } from '../response-cache/route-context';
+import { RouteContext } from '../route-metadata/route-context';
 import { throttlerKey } from './throttler-key';
 
 let perRequestLimit = 1;

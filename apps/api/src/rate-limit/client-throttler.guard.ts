@@ -13,9 +13,9 @@ import {
 import { ApiError, MESSAGES } from '@app/common';
 import { Scope } from '@app/config';
 import { TokenService } from '../auth/token.service';
-import { ImmediateGuard } from '../response-cache/immediate-guard';
-import { MemoReflector } from '../response-cache/memo-reflector';
-import { RouteMemo } from '../response-cache/route-memo';
+import { ImmediateGuard } from '../route-metadata/immediate-guard';
+import { MemoReflector } from '../route-metadata/memo-reflector';
+import { RouteMemo } from '../route-metadata/route-memo';
 import { MemoryThrottlerStorage } from './memory-throttler.storage';
 import { THROTTLE_EXEMPT_SCOPE } from './skip-throttle-for.decorator';
 import { throttlerKey } from './throttler-key';

@@ -17,8 +17,8 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { AppConfigModule, loadConfig } from '@app/config';
 import { HttpCache } from '../http-cache/http-cache.decorator';
-import { HttpCacheModule } from '../http-cache/http-cache.module';
 import { CachedResponse } from './cached-response.decorator';
+import { ResponseCacheModule } from './response-cache.module';
 
 @Injectable()
 class AllowGuard implements CanActivate {
@@ -113,7 +113,7 @@ class HttpCacheOnlyController {
 
 async function start(controller: Type<unknown>): Promise<void> {
   const module = await Test.createTestingModule({
-    imports: [AppConfigModule.forRoot(loadConfig({})), HttpCacheModule],
+    imports: [AppConfigModule.forRoot(loadConfig({})), ResponseCacheModule],
     controllers: [controller],
     providers: [AllowGuard, PassInterceptor, SamePipe],
   }).compile();

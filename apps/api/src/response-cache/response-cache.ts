@@ -1,10 +1,12 @@
-import { Injectable, Type } from '@nestjs/common';
-import { CachedValue } from '@app/series';
+import { ExecutionContext, Injectable, Type } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { FastifyReply, FastifyRequest } from 'fastify';
 import { ContentCoding } from '../compression/response-compression';
-import { CacheHeaders } from '../http-cache/http-cache-policy';
-import { acceptedFormat } from '../list-format/list-format-negotiation';
+import { AnswerStore, SentAnswer } from '../http-cache/answer-store';
+import { acceptedFormat } from '../list-routes/format-negotiation';
 
 type Handler = (...args: never[]) => unknown;
+type ClassRef = abstract new (...args: never[]) => unknown;
 
 const SERVED = Symbol('servedFromResponseCache');
 const MISSED = Symbol('missedByResponseCache');
@@ -20,17 +22,12 @@ interface Served {
   [MISSED]?: true;
 }
 
-/** A successful answer of a `@CachedResponse()` route, as its controller sent it. */
-export interface CachedAnswer {
-  contentType: string;
-  /** The cached value the controller answered (JSON text): served while its cache holds it. */
-  source: CachedValue<string>;
-  /** `ETag`, `Cache-Control` and `Vary`, as the route's `@HttpCache()` set them. */
-  headers: CacheHeaders;
-  /** The body's length in bytes (UTF-8): whether it is compressed, and so its `ETag` and `Vary`. */
-  bytes: number;
-  /** The body compressed, by coding, made the first time a client asks for it. */
-  compressed: Partial<Record<ContentCoding, Buffer>>;
+/**
+ * A successful answer of a `@CachedResponse()` route, as its controller sent it: served while its
+ * `source` is current; its length in bytes says whether it is compressed, and so its `ETag` and
+ * `Vary`.
+ */
+export interface CachedAnswer extends SentAnswer {
   /** `KEPT_HEADERS` the handler set (a list page's `Link`, a download's `Content-Disposition`). */
   extraHeaders: readonly (readonly [string, string])[];
   /** The route that made it: the guards run against it again for every request served. */
@@ -56,12 +53,40 @@ function keyOf(url: string, accept: string | string[] | undefined): string {
  * drops the answers no longer current, or else starts again from empty.
  */
 @Injectable()
-export class ResponseCache {
+export class ResponseCache implements AnswerStore {
   private readonly answers = new Map<string, CachedAnswer>();
   /** The compressed bodies of answers no longer current, by key, until the key is kept again. */
   private readonly retired = new Map<string, Pick<CachedAnswer, 'headers' | 'compressed'>>();
+  private readonly reflector = new Reflector();
 
   constructor(private readonly maxEntries = 1000) {}
+
+  keeps(handler: Handler, classRef: ClassRef): boolean {
+    return this.reflector.getAllAndOverride<boolean>(KEEP_ANSWERS, [handler, classRef]) === true;
+  }
+
+  noteMissed(request: object): void {
+    (request as Served)[MISSED] = true;
+  }
+
+  keep(context: ExecutionContext, answer: SentAnswer): void {
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    this.set(
+      request.url,
+      {
+        ...answer,
+        extraHeaders: KEPT_HEADERS.flatMap((name) => {
+          const header = reply.getHeader(name);
+          return typeof header === 'string' ? [[name, header] as const] : [];
+        }),
+        classRef: context.getClass(),
+        handler: context.getHandler() as Handler,
+      },
+      request.headers.accept,
+    );
+  }
 
   /** The answer for `url` and `accept`, if one is kept and still current. */
   get(url: string, accept?: string | string[]): CachedAnswer | undefined {
@@ -132,11 +157,7 @@ export class ResponseCache {
     return (request as Served)[SERVED] === true;
   }
 
-  /** Notes that a `@CachedResponse()` GET was answered by its controller (the metrics' misses). */
-  static markMissed(request: object): void {
-    (request as Served)[MISSED] = true;
-  }
-
+  /** Whether a `@CachedResponse()` GET was answered by its controller (`noteMissed`). */
   static wasMissed(request: object): boolean {
     return (request as Served)[MISSED] === true;
   }

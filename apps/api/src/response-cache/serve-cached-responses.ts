@@ -4,20 +4,20 @@ import {
   ExecutionContext,
   ForbiddenException,
   Logger,
+  Type,
 } from '@nestjs/common';
 import { MESSAGES } from '@app/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, isObservable, lastValueFrom } from 'rxjs';
-import { GLOBAL_GUARDS } from '../auth/auth.module';
 import { AllExceptionsFilter, describeError } from '../common/all-exceptions.filter';
-import { isImmediateGuard } from './immediate-guard';
+import { isImmediateGuard } from '../route-metadata/immediate-guard';
 import { JSON_TYPE } from '../common/json-content-type';
 import { ifNoneMatchHits } from '../http-cache/entity-tag';
 import { compressBody } from '../compression/response-compression';
 import { notModified, setCacheHeaders } from '../http-cache/http-cache-policy';
 import { CachedAnswer, ResponseCache } from './response-cache';
-import { RouteContext } from './route-context';
+import { RouteContext } from '../route-metadata/route-context';
 
 /**
  * Answers a GET whose answer the `ResponseCache` keeps before Nest's router: after every Fastify
@@ -27,13 +27,17 @@ import { RouteContext } from './route-context';
  * answered by the application's exception filter, as Nest would. What is skipped is Nest's
  * router, the global pipe (the URL, hence the parameters, are those of the answer kept) and the
  * controller (whose answer this is); routes with guards, interceptors or pipes of their own are
- * refused at start-up (`CachedRouteCheck`). A global guard must be listed in `GLOBAL_GUARDS`; a
- * global interceptor would not run here. Kept because Nest's pipeline costs the public routes
- * their share of the bare baseline (docs/decisions/0002-cached-response-fast-path.md).
+ * refused at start-up (`CachedRouteCheck`). `globalGuards` are the application's global guards
+ * in the order Nest runs them (`GLOBAL_GUARDS`); a global interceptor would not run here. Kept
+ * because Nest's pipeline costs the public routes their share of the bare baseline
+ * (docs/decisions/0002-cached-response-fast-path.md).
  */
-export function serveCachedResponses(app: NestFastifyApplication): void {
+export function serveCachedResponses(
+  app: NestFastifyApplication,
+  globalGuards: readonly Type<CanActivate>[],
+): void {
   const cache = app.get(ResponseCache);
-  const guards = GLOBAL_GUARDS.map((guard) => verdictOf(app.get<CanActivate>(guard)));
+  const guards = globalGuards.map((guard) => verdictOf(app.get<CanActivate>(guard)));
   const filter: ExceptionFilter = app.get(AllExceptionsFilter);
   const logger = new Logger('ResponseCache');
 

@@ -12,8 +12,8 @@ import {
 import { ApiBadRequest } from '../common/api-responses';
 import { HttpCache } from '../http-cache/http-cache.decorator';
 import { RequireScope } from '../auth/require-scope.decorator';
-import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
-import { setListHeaders } from '../list-format/list-reply';
+import { ListFormatParam, ListRoute } from '../list-routes/list-route.decorator';
+import { setListHeaders } from '../list-routes/list-reply';
 import { ChangeFeedQueryDto } from './dto/change-feed-query.dto';
 import { ChangeFeedResponse } from './series.responses';
 

@@ -45,8 +45,8 @@ import { BulkRecordsPipe } from './bulk-records.pipe';
 import { AsOfQueryDto } from './dto/as-of-query.dto';
 import { ListQueryDto } from './dto/list-query.dto';
 import { RecordBodyDto } from './dto/record-body.dto';
-import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
-import { listReply } from '../list-format/list-reply';
+import { ListFormatParam, ListRoute } from '../list-routes/list-route.decorator';
+import { listReply } from '../list-routes/list-reply';
 import { RecordResponse, RevisionResponse } from './series.responses';
 
 /**

@@ -11,8 +11,8 @@ import {
 } from '@app/series';
 import { RequireScope } from '../auth/require-scope.decorator';
 import { ApiBadRequest } from '../common/api-responses';
-import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
-import { listReply } from '../list-format/list-reply';
+import { ListFormatParam, ListRoute } from '../list-routes/list-route.decorator';
+import { listReply } from '../list-routes/list-reply';
 import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { SeriesQueryDto } from './dto/series-query.dto';
 import { SeriesRowResponse } from './figures.responses';

@@ -1,6 +1,3 @@
-import Redis from 'ioredis';
-import { REDIS_CLIENT_OPTIONS } from '../redis/redis-client-options';
-
 /**
  * Redis pub/sub channels on which changes are announced to every API instance (`REDIS_URL`).
  * Channels are not scoped by Redis database number: deployments that share one Redis server
@@ -14,31 +11,3 @@ export const CHANGE_CHANNELS = {
 } as const;
 
 export type ChangeChannel = (typeof CHANGE_CHANNELS)[keyof typeof CHANGE_CHANNELS];
-
-/**
- * Announces a change once, on a connection of its own (the admin command line; an API instance
- * announces through `RedisConnections.publish`). Best effort:
- * false when Redis cannot be reached (the instances then notice within their refresh interval or
- * cache lifetime anyway).
- */
-export async function announceChange(
-  redisUrl: string,
-  channel: ChangeChannel,
-  message: string,
-): Promise<boolean> {
-  const redis = new Redis(redisUrl, {
-    ...REDIS_CLIENT_OPTIONS,
-    lazyConnect: true,
-    connectionName: 'covid-api:cli',
-  });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    await redis.publish(channel, message);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}

@@ -13,7 +13,7 @@ import {
   MAX_FEED_LIMIT,
   toInteger,
 } from '@app/series';
-import { FORMAT_DESCRIPTION } from '../../list-format/list-format.decorator';
+import { FORMAT_DESCRIPTION } from '../../list-routes/list-route.decorator';
 
 export class ChangeFeedQueryDto implements ChangeFeedQuery {
   @ApiPropertyOptional({

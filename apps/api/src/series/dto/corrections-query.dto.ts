@@ -17,7 +17,7 @@ import {
   MAX_PUBLIC_CORRECTIONS,
   toInteger,
 } from '@app/series';
-import { FORMAT_DESCRIPTION } from '../../list-format/list-format.decorator';
+import { FORMAT_DESCRIPTION } from '../../list-routes/list-route.decorator';
 
 /** `/corrections`: which corrections (place, figures' dates, moment of change) and the page. */
 export class CorrectionsQueryDto implements CorrectionsQuery {

@@ -13,7 +13,7 @@ import {
   ListQuery,
   toInteger,
 } from '@app/series';
-import { FORMAT_DESCRIPTION } from '../../list-format/list-format.decorator';
+import { FORMAT_DESCRIPTION } from '../../list-routes/list-route.decorator';
 import { AsOfQueryDto } from './as-of-query.dto';
 
 /** `as_of` (AsOfQueryDto) and the list's own parameters. */

@@ -19,7 +19,7 @@ import {
   toInteger,
 } from '@app/series';
 import { REGION_NAMES } from '@app/countries';
-import { FORMAT_DESCRIPTION } from '../../list-format/list-format.decorator';
+import { FORMAT_DESCRIPTION } from '../../list-routes/list-route.decorator';
 import { AsOfQueryDto } from './as-of-query.dto';
 
 /** `/series`: `as_of` (AsOfQueryDto) and the series' own parameters. */

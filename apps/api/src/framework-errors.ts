@@ -4,9 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { Socket } from 'node:net';
 import { MESSAGES } from '@app/common';
-import { REQUEST_ID_HEADER } from '../logging/request-id';
-import { API_SECURITY_HEADERS } from '../security/http-security';
-import { JSON_TYPE } from './json-content-type';
+import { REQUEST_ID_HEADER } from './logging/request-id';
+import { API_SECURITY_HEADERS } from './security/http-security';
+import { JSON_TYPE } from './common/json-content-type';
 
 /**
  * Errors that Fastify raises before a request reaches Nest (a malformed percent-encoding in the

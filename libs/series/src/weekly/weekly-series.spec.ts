@@ -1,4 +1,4 @@
-import { weekEnd, weeklyHistory } from './weekly-history';
+import { weekEnd, weeklySeries } from './weekly-series';
 
 const day = (date: string, newCases: number, totalCases: number) => ({
   date,
@@ -8,7 +8,7 @@ const day = (date: string, newCases: number, totalCases: number) => ({
   total_deaths: 10,
 });
 
-describe('weekly history', () => {
+describe('weekly series', () => {
   it('ends each ISO week on its Sunday', () => {
     expect(weekEnd('2023-03-06')).toBe('2023-03-12'); // Monday
     expect(weekEnd('2023-03-12')).toBe('2023-03-12'); // Sunday
@@ -17,7 +17,7 @@ describe('weekly history', () => {
 
   it('sums new values per week, keeps the last totals and counts the days', () => {
     expect(
-      weeklyHistory('France', [
+      weeklySeries('France', [
         day('2023-03-04', 5, 100),
         day('2023-03-06', 1, 101),
         day('2023-03-07', 2, 103),
@@ -43,7 +43,7 @@ describe('weekly history', () => {
   });
 
   it("flags each week with the union of its days' flags", () => {
-    const history = weeklyHistory(
+    const history = weeklySeries(
       'France',
       [
         day('2023-03-04', -5, 100),
@@ -67,7 +67,7 @@ describe('weekly history', () => {
       day(`2023-03-${String(5 + i).padStart(2, '0')}`, i + 1, 100 + i),
     );
     // 2023: 3 million (a table of 2020 and 2025 would give 2025 for 2023: the nearest year).
-    const history = weeklyHistory('France', days, (year) => (year === 2023 ? 3_000_000 : null));
+    const history = weeklySeries('France', days, (year) => (year === 2023 ? 3_000_000 : null));
     expect(history.weeks).toEqual(['2023-03-05', '2023-03-12']);
     expect(history.population).toBe(3_000_000);
     expect(history.new_cases).toEqual([1, 2 + 3 + 4 + 5 + 6 + 7 + 8]);

@@ -7,7 +7,7 @@ import {
 import { ApiQuery } from '@nestjs/swagger';
 import { FastifyRequest } from 'fastify';
 import { LIST_FORMATS, ListFormat } from '@app/series';
-import { requestedFormat } from './list-format-negotiation';
+import { requestedFormat } from './format-negotiation';
 
 /** Metadata key of `@ListRoute()`: the route's answer depends on `Accept` (`Vary: Accept`). */
 export const NEGOTIATES_FORMAT = 'negotiatesListFormat';

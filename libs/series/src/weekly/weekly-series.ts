@@ -1,9 +1,9 @@
-import { DailyValues, WeeklyHistory } from './series.types';
-import { PopulationOf, dailyFigures, weeklyFigures } from './figures/daily-figures';
-import { roundFigure } from './figures/figure-rounding';
-import { flagsByDate } from './figures/figure-flags';
+import { DailyValues, WeeklySeries } from '../series.types';
+import { PopulationOf, dailyFigures, weeklyFigures } from '../figures/daily-figures';
+import { roundFigure } from '../figures/figure-rounding';
+import { flagsByDate } from '../figures/figure-flags';
 
-export { weekEnd } from './figures/iso-week';
+export { weekEnd } from '../figures/iso-week';
 
 /**
  * Daily values (oldest first) to weekly columns: new cases and deaths summed over the week, totals
@@ -12,12 +12,12 @@ export { weekEnd } from './figures/iso-week';
  * week's last day with a record), rounded to 3 decimals; `population`: the one the last week used.
  * `flags`: each week's union of its days' flags, `corrected` from the dates of `corrected`.
  */
-export function weeklyHistory(
+export function weeklySeries(
   country: string | null,
   daily: DailyValues[],
   populationOf: PopulationOf = () => null,
   corrected: ReadonlySet<string> = new Set(),
-): WeeklyHistory {
+): WeeklySeries {
   const weeks = weeklyFigures(dailyFigures(daily, populationOf), populationOf);
   const column = (metric: keyof (typeof weeks)[number]) =>
     weeks.map((week) => roundFigure(week[metric] as number | null));

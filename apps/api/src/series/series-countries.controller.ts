@@ -6,23 +6,23 @@ import { InjectSeries, ListFormat, SeriesDefinition, SeriesService } from '@app/
 import { ApiBadRequest, ApiNotFound } from '../common/api-responses';
 import { HttpCache } from '../http-cache/http-cache.decorator';
 import { RequireScope } from '../auth/require-scope.decorator';
-import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
-import { setListHeaders } from '../list-format/list-reply';
+import { ListFormatParam, ListRoute } from '../list-routes/list-route.decorator';
+import { setListHeaders } from '../list-routes/list-reply';
 import { StatsQueryDto } from './dto/stats-query.dto';
 import { CountryListItemResponse, CountryStatsResponse } from './series.responses';
 
 /**
  * The countries of one disease and one country's statistics, under the `<key>` prefix its
- * controller declares (`CovidCatalogController`, `MpoxCatalogController`); COVID and MPOX share
+ * controller declares (`CovidCountriesController`, `MpoxCountriesController`); COVID and MPOX share
  * these handlers.
  */
-export function SeriesCatalogController(definition: SeriesDefinition): Type<object> {
+export function SeriesCountriesController(definition: SeriesDefinition): Type<object> {
   // The OpenAPI operation ids these routes had when they shared the data controller: clients
   // generated from the document keep their method names.
   const operationId = (method: string) =>
     `${definition.key[0].toUpperCase()}${definition.key.slice(1)}DataController_${method}`;
 
-  class CatalogController {
+  class CountriesController {
     constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
 
     @Get('countries')
@@ -63,5 +63,5 @@ export function SeriesCatalogController(definition: SeriesDefinition): Type<obje
       return this.series.stats(country);
     }
   }
-  return CatalogController;
+  return CountriesController;
 }

@@ -2,11 +2,11 @@ import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { MPOX_SERIES } from '@app/series';
 import { ApiCommonErrors, ApiTokenErrors } from '../common/api-responses';
-import { SeriesCatalogController } from '../series/series-catalog.controller';
+import { SeriesCountriesController } from '../series/series-countries.controller';
 
 /** `GET /mpox/countries`, `GET /mpox/stats` (token, `mpox:read`). */
 @ApiTags('MPOX')
 @ApiTokenErrors()
 @ApiCommonErrors()
 @Controller('mpox')
-export class MpoxCatalogController extends SeriesCatalogController(MPOX_SERIES) {}
+export class MpoxCountriesController extends SeriesCountriesController(MPOX_SERIES) {}

@@ -3,7 +3,7 @@ import { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { CachedValue, FigureBody, ListBody, ListFormat, ListQuery } from '@app/series';
 import { CLIENT_TIMEOUTS } from '../client-timeouts';
-import { LIST_CONTENT_TYPES } from './list-format-negotiation';
+import { LIST_CONTENT_TYPES } from './format-negotiation';
 
 /** The content type of a list answer, and its `Content-Disposition` when it is a download. */
 export function setListHeaders(

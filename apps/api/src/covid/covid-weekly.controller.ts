@@ -4,7 +4,7 @@ import { COVID_SERIES } from '@app/series';
 import { Public } from '../auth/public.decorator';
 import { ApiCommonErrors } from '../common/api-responses';
 import { CachedResponse } from '../response-cache/cached-response.decorator';
-import { SeriesHistoryController } from '../series/series-history.controller';
+import { SeriesWeeklyController } from '../series/series-weekly.controller';
 
 /**
  * `GET /covid/public/weekly`, `/covid/public/country/:country/weekly`,
@@ -15,4 +15,4 @@ import { SeriesHistoryController } from '../series/series-history.controller';
 @ApiTags('COVID-19 (public)')
 @ApiCommonErrors()
 @Controller('covid/public')
-export class CovidHistoryController extends SeriesHistoryController(COVID_SERIES) {}
+export class CovidWeeklyController extends SeriesWeeklyController(COVID_SERIES) {}

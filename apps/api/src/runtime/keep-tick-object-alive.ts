@@ -6,16 +6,16 @@ import { executionAsyncResource } from 'node:async_hooks';
  * form for good, and every request then costs more CPU (decision 0004; `bench:compare` still shows
  * it). No async hook is enabled for this: enabling one, even briefly, slows every promise for good.
  * Imported first by `main.ts`, so that the object exists before the first full GC;
- * `test/fast/operations/tick-object-pin.spec.ts` says so should a later Node run ticks in another
- * resource.
+ * `test/fast/operations/keep-tick-object-alive.spec.ts` says so should a later Node run ticks in
+ * another resource.
  */
-let pinned: object | undefined;
+let kept: object | undefined;
 
 process.nextTick(() => {
-  pinned = executionAsyncResource();
+  kept = executionAsyncResource();
 });
 
 /** The tick object kept alive, once the tick has run (for the tests). */
-export function pinnedTickObject(): object | undefined {
-  return pinned;
+export function keptTickObject(): object | undefined {
+  return kept;
 }

@@ -12,8 +12,8 @@ import {
 import { ApiBadRequest, ApiNotFound } from '../common/api-responses';
 import { CountryParamDto } from '../common/country-param.dto';
 import { JSON_TYPE } from '../common/json-content-type';
-import { ListFormatParam, ListRoute } from '../list-format/list-format.decorator';
-import { setListHeaders } from '../list-format/list-reply';
+import { ListFormatParam, ListRoute } from '../list-routes/list-route.decorator';
+import { setListHeaders } from '../list-routes/list-reply';
 import {
   CountryCorrectionsResponse,
   CountryLatestResponse,
@@ -24,20 +24,27 @@ import { MapQueryDto } from './dto/map-query.dto';
 import { MapResponse } from './figures.responses';
 
 /**
- * The public history routes of one disease (what the dashboard's charts and country picker read),
- * `weekly`, `country/:country/weekly`, `country/:country/corrections`, `map` and `countries` under the `<key>/public` prefix its
- * controller declares (`CovidHistoryController`, `MpoxHistoryController`, with `@Public()` and
+ * The public weekly series of one disease, and beside them what the dashboard's map, country
+ * page and country picker read: `weekly`, `country/:country/weekly`, `country/:country/corrections`,
+ * `map` and `countries` under the `<key>/public` prefix its
+ * controller declares (`CovidWeeklyController`, `MpoxWeeklyController`, with `@Public()` and
  * `@CachedResponse('public')`): COVID and MPOX share these handlers. Daily records stay behind a
  * token.
  */
-export function SeriesHistoryController(definition: SeriesDefinition): Type<object> {
-  class HistoryController {
+export function SeriesWeeklyController(definition: SeriesDefinition): Type<object> {
+  // The OpenAPI operation ids these routes had when their controllers were named for a history:
+  // clients generated from the document keep their method names.
+  const operationId = (method: string) =>
+    `${definition.key[0].toUpperCase()}${definition.key.slice(1)}HistoryController_${method}`;
+
+  class WeeklyController {
     constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
 
     @Get('weekly')
     @Header('Content-Type', JSON_TYPE)
     @ApiOperation({
       summary: `The world's weekly ${definition.label} history (columnar arrays)`,
+      operationId: operationId('world'),
       description:
         'Each day summed over the countries with a record that day, then by ISO week: new cases ' +
         "and deaths summed, totals of the week's last day with records. `country` is null.",
@@ -54,6 +61,7 @@ export function SeriesHistoryController(definition: SeriesDefinition): Type<obje
     @Header('Content-Type', JSON_TYPE)
     @ApiOperation({
       summary: `One country's weekly ${definition.label} history (columnar arrays)`,
+      operationId: operationId('country'),
       description:
         'By ISO week (Monday to Sunday, named by its Sunday), oldest first: new cases and deaths ' +
         "summed, totals of the week's last record; `days` counts the week's records.",
@@ -94,6 +102,7 @@ export function SeriesHistoryController(definition: SeriesDefinition): Type<obje
     @Header('Content-Type', JSON_TYPE)
     @ApiOperation({
       summary: `Every country's value of one ${definition.label} metric on a date or over a week (the map)`,
+      operationId: operationId('map'),
       description:
         'Countries with a record that day (`date`) or ISO week (`week`: any date of it; ' +
         '`period=week` figures, dated by its Sunday); without either, the latest date with a ' +
@@ -112,6 +121,7 @@ export function SeriesHistoryController(definition: SeriesDefinition): Type<obje
     @ListRoute()
     @ApiOperation({
       summary: `Each country's most recent ${definition.label} totals (public list, by name)`,
+      operationId: operationId('countries'),
     })
     @ApiOkResponse({ description: 'One entry per country', type: [CountryLatestResponse] })
     async countries(
@@ -123,5 +133,5 @@ export function SeriesHistoryController(definition: SeriesDefinition): Type<obje
       return answer;
     }
   }
-  return HistoryController;
+  return WeeklyController;
 }

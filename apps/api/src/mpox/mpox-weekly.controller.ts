@@ -4,7 +4,7 @@ import { MPOX_SERIES } from '@app/series';
 import { Public } from '../auth/public.decorator';
 import { ApiCommonErrors } from '../common/api-responses';
 import { CachedResponse } from '../response-cache/cached-response.decorator';
-import { SeriesHistoryController } from '../series/series-history.controller';
+import { SeriesWeeklyController } from '../series/series-weekly.controller';
 
 /**
  * `GET /mpox/public/weekly`, `/mpox/public/country/:country/weekly`,
@@ -15,4 +15,4 @@ import { SeriesHistoryController } from '../series/series-history.controller';
 @ApiTags('MPOX (public)')
 @ApiCommonErrors()
 @Controller('mpox/public')
-export class MpoxHistoryController extends SeriesHistoryController(MPOX_SERIES) {}
+export class MpoxWeeklyController extends SeriesWeeklyController(MPOX_SERIES) {}

@@ -1,0 +1,84 @@
+/**
+ * Folder rules of the source (`npm run lint:architecture`, run by `npm run lint`): see
+ * docs/decisions/0034-folder-rules-kept-by-a-linter.md. Tests are not cruised: they may reach
+ * anywhere; ESLint keeps them on the path aliases.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-folder-cycles',
+      severity: 'error',
+      comment:
+        'Two folders import each other, directly or through others. A folder counts with its ' +
+        'subfolders; break the cycle by moving the shared piece to a folder of its own, or by ' +
+        'letting the lower folder declare the interface the higher one provides.',
+      scope: 'folder',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-file-cycles',
+      severity: 'error',
+      comment: 'Two files import each other, directly or through others.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'libs-never-import-apps',
+      severity: 'error',
+      comment: 'A library serves the applications; it never imports one.',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'no-app-imports-another-app',
+      severity: 'error',
+      comment: 'What two applications share belongs in a library.',
+      from: { path: '^apps/([^/]+)/' },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'no-library-internals',
+      severity: 'error',
+      comment:
+        'Outside a library, import it through its entry point (`@app/<name>`), never one of ' +
+        'its files.',
+      from: { path: '^(apps|bench)/' },
+      to: { path: '^libs/[^/]+/src/', pathNot: '^libs/[^/]+/src/index\\.ts$' },
+    },
+    {
+      name: 'no-other-library-internals',
+      severity: 'error',
+      comment:
+        'A library imports another through its entry point (`@app/<name>`), never one of its files.',
+      from: { path: '^libs/([^/]+)/' },
+      to: { path: '^libs/[^/]+/src/', pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$'] },
+    },
+    {
+      name: 'no-orphans',
+      severity: 'error',
+      comment: 'A file that nothing imports and that imports nothing: left over, or not wired in.',
+      from: { orphan: true },
+      to: {},
+    },
+    {
+      name: 'no-unresolvable-imports',
+      severity: 'error',
+      comment: 'An import that resolves to nothing on disk (a typo, or a package not installed).',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['\\.spec\\.ts$', '^test/', '^dist/'] },
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Type-only imports count: a folder that needs another's types depends on it.
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.json'],
+    },
+  },
+};
