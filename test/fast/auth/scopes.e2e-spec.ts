@@ -100,6 +100,13 @@ function tokenRoutes(): TokenRoute[] {
       },
       {
         method: 'get',
+        template: `/api/${key}/corrections`,
+        scopes: read,
+        success: 200,
+        call: (t, token) => t.http.get(`/api/${key}/corrections?limit=1`).set(bearer(token)),
+      },
+      {
+        method: 'get',
         template: `/api/${key}/series`,
         scopes: read,
         success: 200,

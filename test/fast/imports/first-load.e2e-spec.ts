@@ -269,7 +269,7 @@ describe('a first load of a large file (CLI, both databases)', () => {
     const [{ count }] = await bed.t.dataSource.query<{ count: number }[]>(
       `SELECT COUNT(*) AS count FROM sqlite_master WHERE type = 'index' AND tbl_name = 'covid_revisions'`,
     );
-    expect(Number(count)).toBe(4);
+    expect(Number(count)).toBe(5);
     await emptyCovid(bed);
     await repository().upsertMany(records(COUNTRIES, 1100, 5), TEST_ORIGIN);
     expect(await dataIndexes(bed)).toEqual(before);

@@ -153,22 +153,26 @@ export class CorrectionsRepository {
     const params: unknown[] = [...k.params];
     let position = '';
     if (order.after) {
-      position = 'AND (c.seq > ? OR (c.seq = ? AND r.id >= ?))';
+      position = 'WHERE x.seq > ? OR (x.seq = ? AND x.id >= ?)';
       params.push(order.after.seq, order.after.seq, order.after.id);
     }
     const direction = order.latest ? 'DESC' : 'ASC';
     params.push(limit);
+    // The commit of each revision by a lookup, not a join: a join lets the planner walk every
+    // commit first (all writes, each one) when it guesses the corrections many.
     const rows = await this.query(
-      `SELECT c.seq, r.id, r.at, r.actor, k.kind, r.date, r.country,
-         r.total_cases, r.new_cases, r.total_deaths, r.new_deaths,
-         p.total_cases AS p_total_cases, p.new_cases AS p_new_cases,
-         p.total_deaths AS p_total_deaths, p.new_deaths AS p_new_deaths
-       FROM ${k.sql}
-       JOIN ${this.table} r ON r.id = k.id
-       JOIN ${this.commits} c ON c.change_set = r.change_set
-       LEFT JOIN ${this.table} p ON p.id = k.pid
-       WHERE (k.kind <> 'update' OR (p.id IS NOT NULL AND ${this.figuresDiffer()})) ${position}
-       ORDER BY c.seq ${direction}, r.id ${direction} LIMIT ?`,
+      `SELECT x.* FROM (
+         SELECT (SELECT c.seq FROM ${this.commits} c WHERE c.change_set = r.change_set) AS seq,
+           r.id, r.at, r.actor, k.kind, r.date, r.country,
+           r.total_cases, r.new_cases, r.total_deaths, r.new_deaths,
+           p.total_cases AS p_total_cases, p.new_cases AS p_new_cases,
+           p.total_deaths AS p_total_deaths, p.new_deaths AS p_new_deaths
+         FROM ${k.sql}
+         JOIN ${this.table} r ON r.id = k.id
+         LEFT JOIN ${this.table} p ON p.id = k.pid
+         WHERE k.kind <> 'update' OR (p.id IS NOT NULL AND ${this.figuresDiffer()})
+       ) x ${position}
+       ORDER BY x.seq ${direction}, x.id ${direction} LIMIT ?`,
       params,
     );
     return rows.map((row) => {
