@@ -63,6 +63,8 @@ describe('public weekly series (/<key>/public/weekly, country/:country/weekly, c
       // No 7 calendar days in a row with records.
       new_cases_smoothed: [null, null, null],
       new_deaths_smoothed: [null, null, null],
+      // No negative day, nothing corrected.
+      flags: [[], [], []],
     });
   });
 
@@ -85,6 +87,8 @@ describe('public weekly series (/<key>/public/weekly, country/:country/weekly, c
       total_deaths_per_million: [28, 4.75, 6],
       new_cases_smoothed: [null, null, null],
       new_deaths_smoothed: [null, null, null],
+      // No negative day, nothing corrected.
+      flags: [[], [], []],
     });
   });
 
@@ -104,6 +108,7 @@ describe('public weekly series (/<key>/public/weekly, country/:country/weekly, c
       total_deaths_per_million: [1],
       new_cases_smoothed: [null],
       new_deaths_smoothed: [null],
+      flags: [[]],
     });
     // The 7-day average of the week's last day: (7 x 70) / 7; per million: no population.
     const bolivia = (await t.http.get('/api/mpox/public/country/Bolivia/weekly')).body;
@@ -169,6 +174,7 @@ describe('public weekly series (/<key>/public/weekly, country/:country/weekly, c
         total_deaths_per_million: [],
         new_cases_smoothed: [],
         new_deaths_smoothed: [],
+        flags: [],
       });
       expect((await empty.http.get('/api/mpox/public/countries')).body).toEqual([]);
     } finally {
