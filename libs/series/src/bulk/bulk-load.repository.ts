@@ -29,10 +29,9 @@ export class BulkLoadRepository {
     definition: SeriesDefinition,
     private readonly deadlineMs?: number,
   ) {
-    const table = dataSource.getRepository(definition.entity).metadata.tableName;
     this.mysql = dataSource.options.type === 'mysql';
     this.revisions = new RevisionRepository(dataSource, definition, deadlineMs);
-    this.statements = new BulkStatements(table, this.mysql);
+    this.statements = new BulkStatements(definition.table, this.mysql);
     this.strategy = this.mysql
       ? new MysqlBulkStrategy(this.statements)
       : new SqliteBulkStrategy(dataSource, this.statements, this.revisions, definition.key);

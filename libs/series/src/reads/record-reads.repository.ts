@@ -38,7 +38,7 @@ export class RecordReadsRepository {
     definition: SeriesDefinition,
     private readonly deadlineMs?: number,
   ) {
-    this.table = dataSource.getRepository(definition.entity).metadata.tableName;
+    this.table = definition.table;
     this.revisions = new RevisionRepository(dataSource, definition, deadlineMs);
     const revisions = `${definition.key}_revisions`;
     // Every committed write adds revisions and seals a commit; on SQLite (one writer) both take

@@ -38,7 +38,7 @@ export class RecordWritesRepository {
     definition: SeriesDefinition,
     private readonly deadlineMs?: number,
   ) {
-    this.table = dataSource.getRepository(definition.entity).metadata.tableName;
+    this.table = definition.table;
     this.revisions = new RevisionRepository(dataSource, definition, deadlineMs);
   }
 
