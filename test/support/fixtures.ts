@@ -1,4 +1,5 @@
-import { RecordValues } from '@app/series';
+import { DataSource } from 'typeorm';
+import { RecordValues, RecordWriter, SeriesDefinition } from '@app/series';
 
 /** A valid record body; override any field. */
 export function recordBody(
@@ -30,6 +31,18 @@ export const RECORD_KEYS = [
 
 /** Who writes when a test calls a repository directly (the revisions say so). */
 export const TEST_ORIGIN = { actor: 'test:setup' };
+
+/**
+ * The write path of a series with a silent notice: records written as another instance or the
+ * command line would write them, no read cache of the app under test dropped.
+ */
+export function seedWriter(
+  dataSource: DataSource,
+  series: SeriesDefinition,
+  deadlineMs?: number,
+): RecordWriter {
+  return RecordWriter.open(dataSource, series, { written: () => undefined }, deadlineMs);
+}
 
 /** An instant strictly between the writes before and after it (revisions are stamped in ms). */
 export async function instantBetweenWrites(): Promise<string> {

@@ -2,12 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig, InjectConfig } from '@app/config';
-import { ChangeOrigin, SeriesDefinition, SeriesRepository, recordProblems } from '@app/series';
+import {
+  ChangeOrigin,
+  RecordReadsRepository,
+  RecordWriter,
+  SeriesDefinition,
+  announcingNotice,
+  recordProblems,
+} from '@app/series';
 import { ImportError } from './import-error';
 import { describeError, importActor } from '@app/common';
 import { interruptedBy } from './import-error';
 import { BlankCellFiller, FillCounts } from './blank-cells';
-import { ChangeAnnouncer } from './change-announcer';
 import { BufferedSink, RecordSink, StreamingSink } from './record-sink';
 import { CsvFormat, RowOutcome, SkipReason, detectFormat } from './csv-format';
 import { RecordTooLong, UnreadableHeader, csvRecords } from './csv-records';
@@ -210,15 +216,18 @@ export class ImportService {
     if (await changedSinceOpened(input)) {
       return stop(`${file} was written to while it was imported; nothing was imported`);
     }
-    await this.commit(series, sink, summary, signal);
+    await this.commit(sink, summary, signal);
+    if (summary.failure === undefined && !summary.interrupted) {
+      summary.corrected = await this.corrected(series, summary);
+    }
     return summary;
   }
 
   /**
-   * Where the file's records go. SQLite (one writer): kept until the file is read whole, then
-   * written in one transaction, so that the write lock is held for the writing only. MySQL: written
-   * as they are parsed, in one transaction (the server writes a chunk while the next is parsed;
-   * only the rows written are locked).
+   * Where the file's records go, on their way to the write path (`RecordWriter`). SQLite (one
+   * writer): kept until the file is read whole, then written in one transaction, so that the write
+   * lock is held for the writing only. MySQL: written as they are parsed, in one transaction (the
+   * server writes a chunk while the next is parsed; only the rows written are locked).
    */
   private sinkFor(
     series: SeriesDefinition,
@@ -226,10 +235,14 @@ export class ImportService {
     progress: ImportProgress,
     signal?: AbortSignal,
   ): RecordSink {
-    const repository = new SeriesRepository(this.dataSource, series);
+    const writer = RecordWriter.open(
+      this.dataSource,
+      series,
+      announcingNotice(this.config.redisUrl),
+    );
     return this.dataSource.options.type === 'mysql'
-      ? new StreamingSink(repository, origin, progress, signal)
-      : new BufferedSink(repository, origin, progress, signal);
+      ? new StreamingSink(writer, origin, progress, signal)
+      : new BufferedSink(writer, origin, progress, signal);
   }
 
   /**
@@ -241,39 +254,27 @@ export class ImportService {
     summary: ImportSummary,
   ): Promise<number | undefined> {
     if (summary.inserted + summary.updated === 0) return 0;
-    return new SeriesRepository(this.dataSource, series).corrections
+    return new RecordReadsRepository(this.dataSource, series).corrections
       .countFigures({ requestId: summary.importId })
       .catch(() => undefined);
   }
 
-  /** Commits the file's records, and tells the other instances if any changed. */
+  /**
+   * Commits the file's records; the write path tells the other instances when any changed, once
+   * the query plans follow the table's new size.
+   */
   private async commit(
-    series: SeriesDefinition,
     sink: RecordSink,
     summary: ImportSummary,
     signal?: AbortSignal,
   ): Promise<void> {
-    const announcer = new ChangeAnnouncer(this.config.redisUrl, series.key);
-    let counts: WriteCounts | undefined;
     try {
-      counts = await sink.commit();
-      Object.assign(summary, counts);
-      summary.corrected = await this.corrected(series, summary);
-      // Query plans follow the table's new size before any cache is rebuilt on it (the
-      // announcement): with the old statistics, the first reads would be many times slower.
-      // A failure keeps the old statistics.
-      if (counts.inserted > 0) {
-        await new SeriesRepository(this.dataSource, series)
-          .refreshStatistics()
-          .catch(() => undefined);
-      }
+      Object.assign(summary, await sink.commit());
     } catch (error) {
       summary.interrupted = interruptedBy(signal);
       if (!summary.interrupted) {
         summary.failure = `writing the records failed, nothing was imported: ${describeError(error)}`;
       }
-    } finally {
-      await announcer.finished(counts !== undefined && counts.inserted + counts.updated > 0);
     }
   }
 }

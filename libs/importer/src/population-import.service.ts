@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { DataSource } from 'typeorm';
 import { AppConfig, InjectConfig } from '@app/config';
 import { PopulationRepository, PopulationWriteCounts, SourceRepository } from '@app/database';
 import { describeError, sourceName } from '@app/common';
-import { ChangeAnnouncer } from './change-announcer';
+import { COVID_SERIES, MPOX_SERIES, RecordWriter, announcingNotice } from '@app/series';
 import { CsvRecord, csvRecords } from './csv-records';
 import { ImportError, interruptedBy } from './import-error';
 import { closeImportFile, fileContent, openImportFile } from './import-file';
@@ -33,6 +34,7 @@ export class PopulationImportService {
   constructor(
     private readonly population: PopulationRepository,
     private readonly sources: SourceRepository,
+    private readonly dataSource: DataSource,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
 
@@ -148,9 +150,12 @@ export class PopulationImportService {
     }
     const counts = await this.population.upsert(parsed.rows);
     const wrote = counts.inserted + counts.updated > 0;
-    // Per-million figures of both diseases depend on the table.
-    for (const key of ['covid', 'mpox']) {
-      await new ChangeAnnouncer(this.config.redisUrl, key).finished(wrote);
+    // Per-million figures of both diseases depend on the table: made known as their writes are.
+    if (wrote) {
+      const notice = announcingNotice(this.config.redisUrl);
+      for (const series of [COVID_SERIES, MPOX_SERIES]) {
+        await RecordWriter.open(this.dataSource, series, notice).written();
+      }
     }
     return { kind: 'imported', summary: { ...parsed.summary, ...counts } };
   }

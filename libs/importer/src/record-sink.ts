@@ -1,4 +1,10 @@
-import { ChangeOrigin, RecordValues, SeriesRepository, UpsertCounts } from '@app/series';
+import {
+  BulkWriteOptions,
+  ChangeOrigin,
+  RecordValues,
+  RecordWriter,
+  UpsertCounts,
+} from '@app/series';
 import { ChunkChannel } from './chunk-channel';
 import { ImportProgress } from './import-progress';
 
@@ -20,11 +26,16 @@ export class BufferedSink implements RecordSink {
   private readonly records: RecordValues[] = [];
 
   constructor(
-    private readonly repository: SeriesRepository,
+    private readonly writer: RecordWriter,
     private readonly origin: ChangeOrigin,
     private readonly progress: ImportProgress,
     private readonly signal?: AbortSignal,
   ) {}
+
+  /** An import: the query plans follow the table's new size before the caches are rebuilt. */
+  private get options(): BulkWriteOptions {
+    return { signal: this.signal, refreshStatistics: true };
+  }
 
   add(values: RecordValues): Promise<void> {
     this.records.push(values);
@@ -33,7 +44,7 @@ export class BufferedSink implements RecordSink {
 
   commit(): Promise<UpsertCounts> {
     this.progress.writing(this.records.length);
-    return this.repository.upsertMany(this.records, this.origin, this.signal);
+    return this.writer.upsertMany(this.records, this.origin, this.options);
   }
 
   abandon(): Promise<void> {
@@ -53,11 +64,16 @@ export class StreamingSink implements RecordSink {
   private abandoned = false;
 
   constructor(
-    private readonly repository: SeriesRepository,
+    private readonly writer: RecordWriter,
     private readonly origin: ChangeOrigin,
     private readonly progress: ImportProgress,
     private readonly signal?: AbortSignal,
   ) {}
+
+  /** An import: the query plans follow the table's new size before the caches are rebuilt. */
+  private get options(): BulkWriteOptions {
+    return { signal: this.signal, refreshStatistics: true };
+  }
 
   async add(values: RecordValues, rowsRead: number): Promise<void> {
     if (this.abandoned || this.channel.failed) return;
@@ -65,7 +81,7 @@ export class StreamingSink implements RecordSink {
     if (this.chunk.length < STREAM_CHUNK) return;
     this.progress.writing(rowsRead, true);
     if (!this.writing) {
-      this.writing = this.repository.upsertStream(this.channel, this.origin, this.signal);
+      this.writing = this.writer.upsertStream(this.channel, this.origin, this.options);
       // Its failure stops the parser's pushes; `commit` tells it, `abandon` drops it.
       this.writing.catch(() => this.channel.fail(new Error('the transaction failed')));
     }
@@ -75,7 +91,7 @@ export class StreamingSink implements RecordSink {
   }
 
   async commit(): Promise<UpsertCounts> {
-    this.writing ??= this.repository.upsertStream(this.channel, this.origin, this.signal);
+    this.writing ??= this.writer.upsertStream(this.channel, this.origin, this.options);
     if (this.chunk.length) await this.channel.push(this.chunk);
     this.chunk = [];
     this.channel.end();

@@ -1,6 +1,6 @@
 import { AppConfig, loadConfig } from '@app/config';
 import { ConcurrencyLimit } from './concurrency-limit';
-import { listPageQueries } from './series.module';
+import { listPageQueries } from './reads/series.module';
 
 describe('ConcurrencyLimit', () => {
   it('runs at most max tasks at once, the others in order, and frees a slot when a task fails', async () => {

@@ -1,5 +1,5 @@
 import { csvField } from '@app/common';
-import { STREAM_TURNS } from './event-loop-turns';
+import { STREAM_TURNS } from './stream-turns';
 
 /** How a list is written: a JSON array, CSV (RFC 4180, with a header row) or NDJSON. */
 export const LIST_FORMATS = ['json', 'csv', 'ndjson'] as const;

@@ -1,5 +1,5 @@
 import { countryKey } from '@app/common';
-import { DailyValues, RecordValues, SeriesRecord } from './series.types';
+import { DailyValues, RECORD_COLUMNS, RecordValues, SeriesRecord } from './series.types';
 
 export type Row = Record<string, unknown>;
 
@@ -37,9 +37,26 @@ export const IN_LIST = { paramsPerItem: 1, bytesPerItem: 150, maxItems: 500 };
 /** Country keys or ids per `IN (...)` list, for the loops that slice by count. */
 export const IN_LIMIT = IN_LIST.maxItems;
 
-/** The columns of a new record, in the order of `upsertParams`. */
-export const INSERT_COLUMNS =
-  'date, country, country_key, total_cases, new_cases, total_deaths, new_deaths';
+/** The columns a record is read from (`toRecord`): its fields, id first. */
+export const RECORD_COLUMNS_SQL = RECORD_COLUMNS.join(', ');
+
+/** A record's values, its fields but its id (a revision's columns). */
+export const VALUE_COLUMNS_SQL = RECORD_COLUMNS.slice(1).join(', ');
+
+/** A record's figures, the columns after its id, date and country. */
+export const FIGURE_COLUMNS = RECORD_COLUMNS.slice(3) as Exclude<
+  keyof RecordValues,
+  'date' | 'country'
+>[];
+
+/** The columns a write may change in a stored record (found by its country and date). */
+export const CHANGING_COLUMNS: (keyof RecordValues)[] = ['country', ...FIGURE_COLUMNS];
+
+/**
+ * The columns of a new record, in the order of `upsertParams`: the key its country is unique by
+ * (with the date) follows the country.
+ */
+export const INSERT_COLUMNS = ['date', 'country', 'country_key', ...FIGURE_COLUMNS].join(', ');
 
 /** What an upsert did: records created, records changed, records equal to the stored ones. */
 export interface UpsertCounts {

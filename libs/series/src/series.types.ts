@@ -1,22 +1,24 @@
-import { CovidRecordEntity, MpoxRecordEntity, SeriesRecordEntity } from '@app/database';
 import { ListCursor } from './list-cursor';
 
-/** What makes one disease's series: its name in paths and logs, and its table's entity. */
+/**
+ * What makes one disease's series: its name in paths and logs, and its records' table (made by
+ * the migrations; read and written with SQL: no entities, decision 0032).
+ */
 export interface SeriesDefinition {
   key: 'covid' | 'mpox';
   label: string;
-  entity: new () => SeriesRecordEntity;
+  table: 'covid_data' | 'mpox_data';
 }
 
 export const COVID_SERIES: SeriesDefinition = {
   key: 'covid',
   label: 'COVID-19',
-  entity: CovidRecordEntity,
+  table: 'covid_data',
 };
 export const MPOX_SERIES: SeriesDefinition = {
   key: 'mpox',
   label: 'MPOX',
-  entity: MpoxRecordEntity,
+  table: 'mpox_data',
 };
 
 /** A record as the API returns it: exactly these keys, in this order. */

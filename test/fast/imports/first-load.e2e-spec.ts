@@ -4,14 +4,13 @@ import { writeTransaction } from '@app/database';
 import {
   COVID_SERIES,
   LEFTOVER_AFTER_MS,
-  LOAD_ASIDE_MIN,
+  COPY_SWAP_MIN,
   RecordValues,
   RevisionPruner,
-  SeriesRepository,
 } from '@app/series';
 import { cliTestBed } from '../../support/cli-test-bed';
 import { startCli } from '../../support/cli';
-import { TEST_ORIGIN } from '../../support/fixtures';
+import { TEST_ORIGIN, seedWriter } from '../../support/fixtures';
 import { historySnapshot, snapshot, tableRows } from '../../support/table-snapshot';
 import { TEST_DB_TYPE } from '../../support/test-database';
 
@@ -101,7 +100,7 @@ async function emptyCovid(bed: ReturnType<typeof cliTestBed>): Promise<void> {
  */
 describe('a first load of a large file (CLI, both databases)', () => {
   const bed = cliTestBed('covid-first-load-');
-  const repository = () => new SeriesRepository(bed.t.dataSource, COVID_SERIES);
+  const repository = () => seedWriter(bed.t.dataSource, COVID_SERIES);
 
   beforeEach(() => emptyCovid(bed));
 
@@ -159,19 +158,19 @@ describe('a first load of a large file (CLI, both databases)', () => {
   sqliteOnly(
     'records created, changed and deleted meanwhile keep their ids and their history',
     async () => {
-      const rows = records(COUNTRIES, Math.ceil(LOAD_ASIDE_MIN / COUNTRIES.length) + 1);
+      const rows = records(COUNTRIES, Math.ceil(COPY_SWAP_MIN / COUNTRIES.length) + 1);
       const other = (n: number) => ({ ...records(['Writer'], 1, n)[0], date: day(n) });
       // A small store before: one record the file changes, one it does not name.
-      const before = await repository().insert({ ...rows[3], total_cases: 7 }, TEST_ORIGIN);
-      const untouched = await repository().insert(other(0), TEST_ORIGIN);
+      const before = await repository().create({ ...rows[3], total_cases: 7 }, TEST_ORIGIN);
+      const untouched = await repository().create(other(0), TEST_ORIGIN);
       const indexes = await dataIndexes(bed);
       // SQLite: single writes are queued behind the load's first transaction: they land while the
       // load is under way.
       const load = repository().upsertMany(rows, { actor: 'test:load' });
-      const kept = await repository().insert(other(1), TEST_ORIGIN);
-      const gone = await repository().insert(other(2), TEST_ORIGIN);
+      const kept = await repository().create(other(1), TEST_ORIGIN);
+      const gone = await repository().create(other(2), TEST_ORIGIN);
       expect(await repository().update(kept, other(3), TEST_ORIGIN)).toBe(true);
-      expect(await repository().delete(gone, TEST_ORIGIN)).toBe(true);
+      expect(await repository().remove(gone, TEST_ORIGIN)).toBe(true);
       expect(await load).toEqual({ inserted: rows.length - 1, updated: 1, unchanged: 0 });
       // Built aside and swapped in.
       expect(await dataIndexes(bed)).not.toEqual(indexes);
@@ -193,22 +192,22 @@ describe('a first load of a large file (CLI, both databases)', () => {
       expect(await changes(kept)).toEqual(['create', 'update']);
       expect(await changes(gone)).toEqual(['create', 'delete']);
       // Ids are never given twice: the next record comes after every one taken.
-      const next = await repository().insert(other(4), TEST_ORIGIN);
+      const next = await repository().create(other(4), TEST_ORIGIN);
       expect(next).toBeGreaterThan(Math.max(gone, ...stored.map((r) => r.id)));
     },
   );
 
   // MySQL: a record created by another writer while an import writes the same key is a race
-  // whose counts are not exact (SeriesRepository.upsertMany).
+  // whose counts are not exact (BulkLoadRepository.upsertMany).
   sqliteOnly(
     'a record created meanwhile with one of its keys: the file still applies whole, over it',
     async () => {
-      const rows = records(COUNTRIES, Math.ceil(LOAD_ASIDE_MIN / COUNTRIES.length) + 1);
+      const rows = records(COUNTRIES, Math.ceil(COPY_SWAP_MIN / COUNTRIES.length) + 1);
       const taken = { ...rows[7], total_cases: 999_999 };
       // SQLite: the single write is queued behind the load's first transaction, so it lands while
       // the load is under way (the load then finds the key taken and writes the usual way).
       const load = repository().upsertMany(rows, { actor: 'test:load' });
-      const id = await repository().insert(taken, TEST_ORIGIN);
+      const id = await repository().create(taken, TEST_ORIGIN);
       expect(await load).toEqual({ inserted: rows.length - 1, updated: 1, unchanged: 0 });
       const stored = await tableRows(bed.t.dataSource, 'covid_data');
       expect(stored).toHaveLength(rows.length);
@@ -230,7 +229,7 @@ describe('a first load of a large file (CLI, both databases)', () => {
     const indexes = await dataIndexes(bed);
     const rows = records(COUNTRIES, 2000);
     const stop = new AbortController();
-    const load = repository().upsertMany(rows, { actor: 'test:load' }, stop.signal);
+    const load = repository().upsertMany(rows, { actor: 'test:load' }, { signal: stop.signal });
     if (TEST_DB_TYPE === 'mysql') {
       // A write queued behind the load's transaction: the load is under way once it has run.
       await writeTransaction(bed.t.dataSource, () => Promise.resolve());

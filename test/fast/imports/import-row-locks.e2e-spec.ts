@@ -5,9 +5,9 @@
  * import's commit (503 past DB_TIMEOUT_MS). SQLite has one writer: there, a large import is built
  * aside (first-load.e2e-spec.ts).
  */
-import { COVID_SERIES, RecordValues, SeriesRepository } from '@app/series';
+import { COVID_SERIES, RecordValues } from '@app/series';
 import { eventually } from '../../support/cli';
-import { TEST_ORIGIN } from '../../support/fixtures';
+import { TEST_ORIGIN, seedWriter } from '../../support/fixtures';
 import { tableRows } from '../../support/table-snapshot';
 import { TestApp, bootTestApp } from '../../support/test-app';
 import { TEST_DB_TYPE } from '../../support/test-database';
@@ -31,9 +31,9 @@ mysqlOnly('an import changing stored records (MySQL)', () => {
   afterAll(() => t.close());
 
   it('holds the rows it changes, not the gaps beside them: API writes go on', async () => {
-    const repository = new SeriesRepository(t.dataSource, COVID_SERIES);
-    const benin = await repository.insert(record('Benin', '2021-01-01', 1), TEST_ORIGIN);
-    const france = await repository.insert(record('France', '2021-01-01', 1), TEST_ORIGIN);
+    const repository = seedWriter(t.dataSource, COVID_SERIES);
+    const benin = await repository.create(record('Benin', '2021-01-01', 1), TEST_ORIGIN);
+    const france = await repository.create(record('France', '2021-01-01', 1), TEST_ORIGIN);
     let applied!: () => void;
     const written = new Promise<void>((resolve) => (applied = resolve));
     let release!: () => void;
@@ -86,8 +86,8 @@ mysqlOnly('an import changing stored records (MySQL)', () => {
   });
 
   it('creates again a record deleted between its read and its lock, counted as inserted', async () => {
-    const repository = new SeriesRepository(t.dataSource, COVID_SERIES);
-    const old = await repository.insert(record('Chad', '2021-01-01', 1), TEST_ORIGIN);
+    const repository = seedWriter(t.dataSource, COVID_SERIES);
+    const old = await repository.create(record('Chad', '2021-01-01', 1), TEST_ORIGIN);
     // Another writer holds the row: the import reads it (no lock at READ COMMITTED), then waits
     // in its `SELECT ... FOR UPDATE` until that writer deletes the row and commits.
     const other = t.dataSource.createQueryRunner();

@@ -1,11 +1,12 @@
 import { MESSAGES, addDays } from '@app/common';
-import { TEST_ORIGIN } from '../../support/fixtures';
+import { TEST_ORIGIN, seedWriter } from '../../support/fixtures';
 import {
   COVID_SERIES,
   LIST_PAGE_SIZE,
   MPOX_SERIES,
   RecordValues,
-  SeriesRepository,
+  RecordReadsRepository,
+  RecordWriter,
 } from '@app/series';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
@@ -35,10 +36,10 @@ describe.each([
   ['every answer through Nest', { CACHE_TTL_MS: '0' }],
 ])('cursor pages of /data (%s)', (_, env: Record<string, string>) => {
   let t: TestApp;
-  let covid: SeriesRepository;
+  let covid: RecordWriter;
   beforeAll(async () => {
     t = await bootTestApp(env);
-    covid = new SeriesRepository(t.dataSource, COVID_SERIES);
+    covid = seedWriter(t.dataSource, COVID_SERIES);
     // Three countries a day: pages end between records of the same date (the id decides).
     await covid.upsertMany(
       records(['Alpha', 'Bonaire, Sint Eustatius and Saba', 'Gamma'], '2021-01-01', 20),
@@ -228,7 +229,7 @@ describe.each([
     const DAYS = 700;
     let list: Row[];
     beforeAll(async () => {
-      await new SeriesRepository(t.dataSource, MPOX_SERIES).upsertMany(
+      await seedWriter(t.dataSource, MPOX_SERIES).upsertMany(
         records(['North', 'South'], '2001-01-01', DAYS),
         TEST_ORIGIN,
       );
@@ -261,11 +262,11 @@ describe.each([
     });
 
     it('ends at the record its Link names when records are written while it streams', async () => {
-      const mpox = new SeriesRepository(t.dataSource, MPOX_SERIES);
-      const boundary = SeriesRepository.prototype.boundary;
+      const mpox = seedWriter(t.dataSource, MPOX_SERIES);
+      const boundary = RecordReadsRepository.prototype.boundary;
       const spy = jest
-        .spyOn(SeriesRepository.prototype, 'boundary')
-        .mockImplementation(async function (this: SeriesRepository, ...args) {
+        .spyOn(RecordReadsRepository.prototype, 'boundary')
+        .mockImplementation(async function (this: RecordReadsRepository, ...args) {
           const found = await boundary.apply(this, args);
           // Once the Link is decided and before the pages after the first are read: records
           // among them, which would push a list bounded by a count past the cursor.

@@ -2,8 +2,8 @@ import { stringify } from 'csv-stringify/sync';
 import { IncomingMessage } from 'node:http';
 import { Response } from 'supertest';
 import { MESSAGES, addDays, todayUtc } from '@app/common';
-import { LIST_PAGE_SIZE, MPOX_SERIES, RecordValues, SeriesRepository } from '@app/series';
-import { RECORD_KEYS, recordBody, TEST_ORIGIN } from '../../support/fixtures';
+import { LIST_PAGE_SIZE, MPOX_SERIES, RecordValues } from '@app/series';
+import { RECORD_KEYS, recordBody, seedWriter, TEST_ORIGIN } from '../../support/fixtures';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
 type Row = Record<string, unknown>;
@@ -276,7 +276,7 @@ describe.each([
         total_deaths: 0,
         new_deaths: 0,
       }));
-      await new SeriesRepository(t.dataSource, MPOX_SERIES).upsertMany(records, TEST_ORIGIN);
+      await seedWriter(t.dataSource, MPOX_SERIES).upsertMany(records, TEST_ORIGIN);
     });
 
     it('streams every format in the same order, with Vary and without ETag', async () => {

@@ -1,5 +1,5 @@
 import { get } from 'node:http';
-import { TEST_ORIGIN } from '../../support/fixtures';
+import { TEST_ORIGIN, seedWriter } from '../../support/fixtures';
 import { AddressInfo, Socket, connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addDays } from '@app/common';
@@ -9,7 +9,7 @@ import {
   LIST_PAGE_SIZE,
   MPOX_SERIES,
   RecordValues,
-  SeriesRepository,
+  RecordReadsRepository,
 } from '@app/series';
 import { TestApp, bootTestApp } from '../../support/test-app';
 import { TEST_DB_TYPE } from '../../support/test-database';
@@ -37,7 +37,7 @@ describe('large lists are streamed page by page', () => {
         });
       }
     }
-    await new SeriesRepository(t.dataSource, COVID_SERIES).upsertMany(records, TEST_ORIGIN);
+    await seedWriter(t.dataSource, COVID_SERIES).upsertMany(records, TEST_ORIGIN);
     const ids = await t.dataSource.query<{ id: number; date: string; country: string }[]>(
       'SELECT id, date, country FROM covid_data',
     );
@@ -109,11 +109,11 @@ describe('large lists are streamed page by page', () => {
       total_deaths: 0,
       new_deaths: 0,
     }));
-    await new SeriesRepository(t.dataSource, MPOX_SERIES).upsertMany(records, TEST_ORIGIN);
+    await seedWriter(t.dataSource, MPOX_SERIES).upsertMany(records, TEST_ORIGIN);
     const server = t.app.getHttpServer();
     if (!server.listening) await t.app.listen(0, '127.0.0.1');
     const { port } = server.address() as AddressInfo;
-    const page = jest.spyOn(SeriesRepository.prototype, 'page');
+    const page = jest.spyOn(RecordReadsRepository.prototype, 'page');
     const reader = connect(port, '127.0.0.1');
     try {
       reader.write(

@@ -6,8 +6,8 @@ import {
   ListFilter,
   ListFormat,
   RECORD_COLUMNS,
+  RecordReadsRepository,
   SeriesDefinition,
-  SeriesRepository,
   SeriesRecord,
   listChunks,
 } from '@app/series';
@@ -34,7 +34,7 @@ export class ExportService {
     country?: string,
     format: ListFormat = 'csv',
   ): Promise<number> {
-    const repository = new SeriesRepository(this.dataSource, series);
+    const repository = new RecordReadsRepository(this.dataSource, series);
     const filter: ListFilter = {
       countryKey: country === undefined ? undefined : countryLookupKey(country),
       limit: Number.MAX_SAFE_INTEGER,

@@ -2,25 +2,26 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig, InjectConfig } from '@app/config';
 import { isUniqueViolation } from '@app/database';
-import { CHANGE_CHANNELS, announceChange } from '@app/messaging';
 import {
   ChangeKind,
   PruneCounts,
-  RecordReverter,
   RecordValues,
+  RecordWriter,
   RevertResult,
   RevisionPruner,
+  RevisionRepository,
   SeriesDefinition,
-  SeriesRepository,
   StoredRevision,
+  announcingNotice,
 } from '@app/series';
 import { CliError } from '../cli-error';
 
 /**
  * Reads a record's history and puts records back as they were: one record (`restore`), or every
  * record an actor changed since a moment (`revert`, the leaked-token case). Each is a write like
- * any other: new revisions (actor `cli:restore`, `cli:revert`), one transaction, and an
- * announcement to the API instances (with REDIS_URL) so that they drop their cached reads.
+ * any other, through the write path (`RecordWriter`): new revisions (actor `cli:restore`,
+ * `cli:revert`), one transaction, and an announcement to the API instances (with REDIS_URL) so
+ * that they drop their cached reads.
  */
 @Injectable()
 export class RecordHistoryService {
@@ -30,7 +31,7 @@ export class RecordHistoryService {
   ) {}
 
   async history(series: SeriesDefinition, id: number): Promise<StoredRevision[]> {
-    const revisions = await this.repository(series).revisions.ofRecord(id);
+    const revisions = await new RevisionRepository(this.dataSource, series).ofRecord(id);
     if (revisions.length === 0) throw new CliError(`${series.key} record ${id} has no history`);
     return revisions;
   }
@@ -67,10 +68,7 @@ export class RecordHistoryService {
     since: number,
     dryRun: boolean,
   ): Promise<RevertResult> {
-    const result = await new RecordReverter(this.dataSource, series).revert(actor, since, dryRun);
-    const written = result.steps.some((s) => ['create', 'update', 'delete'].includes(s.outcome));
-    if (!dryRun && written) await this.announce(series);
-    return result;
+    return this.writer(series).revert(actor, since, dryRun);
   }
 
   private async apply(
@@ -80,7 +78,7 @@ export class RecordHistoryService {
   ): Promise<(ChangeKind | 'unchanged')[]> {
     let done: (ChangeKind | 'unchanged')[];
     try {
-      done = await this.repository(series).restore(states, { actor });
+      done = await this.writer(series).restore(states, { actor });
     } catch (error) {
       // The one foreseeable refusal: another record now holds that country and date.
       if (isUniqueViolation(error)) {
@@ -90,15 +88,7 @@ export class RecordHistoryService {
       }
       throw error;
     }
-    if (done.some((kind) => kind !== 'unchanged')) await this.announce(series);
     return done;
-  }
-
-  /** Tells the API instances (with REDIS_URL) to drop their cached reads of `series`. */
-  private async announce(series: SeriesDefinition): Promise<void> {
-    if (this.config.redisUrl) {
-      await announceChange(this.config.redisUrl, CHANGE_CHANNELS.records, series.key);
-    }
   }
 
   /** Removes the revisions superseded before `before` (`RevisionPruner`); with `dryRun`, counts. */
@@ -106,7 +96,7 @@ export class RecordHistoryService {
     return new RevisionPruner(this.dataSource, series).prune(before, dryRun);
   }
 
-  private repository(series: SeriesDefinition): SeriesRepository {
-    return new SeriesRepository(this.dataSource, series);
+  private writer(series: SeriesDefinition): RecordWriter {
+    return RecordWriter.open(this.dataSource, series, announcingNotice(this.config.redisUrl));
   }
 }

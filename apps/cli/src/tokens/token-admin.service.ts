@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig, CLIENT_NAME, InjectConfig, RateBudget, Scope } from '@app/config';
 import { generateToken } from '@app/common';
 import { ApiTokenRepository, TokenGrant, TokenSummary } from '@app/database';
-import { CHANGE_CHANNELS, announceChange } from '@app/messaging';
+import { CHANGE_CHANNELS, ChangeAnnouncer } from '@app/messaging';
 import { CliError } from '../cli-error';
 
 export type TokenState = 'valid' | 'expiring' | 'expired' | 'revoked';
@@ -125,10 +125,11 @@ export class TokenAdminService {
   }
 
   /** Other API instances reload at once when Redis is configured (else within their interval). */
-  private async announce(): Promise<void> {
-    if (this.config.redisUrl) {
-      await announceChange(this.config.redisUrl, CHANGE_CHANNELS.tokens, String(Date.now()));
-    }
+  private announce(): Promise<void> {
+    return new ChangeAnnouncer(this.config.redisUrl).announce(
+      CHANGE_CHANNELS.tokens,
+      String(Date.now()),
+    );
   }
 }
 

@@ -29,3 +29,15 @@ export async function announceChange(
     redis.disconnect();
   }
 }
+
+/**
+ * Announces changes from a process that holds no Redis connection of its own (the admin command
+ * line, an import, the sync worker): each on a connection of its own, nothing without a Redis URL.
+ */
+export class ChangeAnnouncer {
+  constructor(private readonly redisUrl: string | undefined) {}
+
+  async announce(channel: ChangeChannel, message: string): Promise<void> {
+    if (this.redisUrl) await announceChange(this.redisUrl, channel, message);
+  }
+}

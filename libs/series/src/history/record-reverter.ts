@@ -1,9 +1,10 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { isUniqueViolation, writeTransaction } from '@app/database';
+import { isUniqueViolation, listChunks, placeholders, writeTransaction } from '@app/database';
 import { canonicalCountryName } from '@app/countries';
 import { countryKey } from '@app/common';
-import { INSERT_COLUMNS, IN_LIMIT, Row, recordValuesOf, upsertParams } from '../record-rows';
+import { IN_LIST, RECORD_COLUMNS_SQL, Row, recordValuesOf } from '../record-rows';
 import { RecordValues, SeriesDefinition } from '../series.types';
+import { RecordWritesRepository, withCanonicalCountry } from '../writes/record-writes.repository';
 import {
   PlannedStep,
   REVERT_ACTOR,
@@ -38,11 +39,13 @@ export class RecordReverter {
   private readonly table: string;
   private readonly revisions: RevisionRepository;
 
+  /** `writes`: the write path's statements, which the revert's own run inside its transaction. */
   constructor(
     private readonly dataSource: DataSource,
     definition: SeriesDefinition,
+    private readonly writes: RecordWritesRepository,
   ) {
-    this.table = dataSource.getRepository(definition.entity).metadata.tableName;
+    this.table = writes.table;
     this.revisions = new RevisionRepository(dataSource, definition);
   }
 
@@ -101,11 +104,10 @@ export class RecordReverter {
     lock: boolean,
   ): Promise<Map<number, RecordValues>> {
     const found = new Map<number, RecordValues>();
-    for (let start = 0; start < ids.length; start += IN_LIMIT) {
-      const some = ids.slice(start, start + IN_LIMIT);
+    for (const some of listChunks(ids, IN_LIST)) {
       const rows = await manager.query<Row[]>(
-        `SELECT id, date, country, total_cases, new_cases, total_deaths, new_deaths
-         FROM ${this.table} WHERE id IN (${some.map(() => '?').join(', ')})
+        `SELECT ${RECORD_COLUMNS_SQL}
+         FROM ${this.table} WHERE id IN (${placeholders(some.length)})
          ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
         some,
       );
@@ -144,41 +146,36 @@ export class RecordReverter {
     return holders;
   }
 
-  /** Runs `writes` in order and appends one revision per record, as one change set. */
+  /** Runs `planned` in order and appends one revision per record, as one change set. */
   private async apply(
     manager: EntityManager,
-    writes: RevertWrite[],
+    planned: RevertWrite[],
     current: Map<number, RecordValues>,
   ): Promise<void> {
     const revisions: NewRevision[] = [];
-    for (const step of writes) {
+    for (const step of planned) {
       if (step.kind === 'delete') {
-        await this.remove(manager, [step.recordId]);
+        await this.writes.removeIds(manager, [step.recordId]);
         const values = current.get(step.recordId) ?? null;
         revisions.push({ recordId: step.recordId, kind: 'delete', values });
       } else if (step.kind === 'put') {
-        const values = canonical(step.values);
+        const values = withCanonicalCountry(step.values);
         const exists = current.has(step.recordId);
         if (exists) {
-          await manager.query(
-            `UPDATE ${this.table} SET ${INSERT_COLUMNS.split(', ')
-              .map((column) => `${column} = ?`)
-              .join(', ')} WHERE id = ?`,
-            [...upsertParams(values), step.recordId],
-          );
+          await this.writes.overwrite(manager, step.recordId, values);
         } else {
-          await this.insert(manager, step.recordId, values);
+          await this.writes.insertWithId(manager, step.recordId, values);
         }
         revisions.push({ recordId: step.recordId, kind: exists ? 'update' : 'create', values });
       } else {
         // Each key is held by another of these records: all leave, then come back with their ids.
-        await this.remove(
+        await this.writes.removeIds(
           manager,
           step.records.map((r) => r.recordId),
         );
         for (const { recordId, values } of step.records) {
-          await this.insert(manager, recordId, canonical(values));
-          revisions.push({ recordId, kind: 'update', values: canonical(values) });
+          await this.writes.insertWithId(manager, recordId, withCanonicalCountry(values));
+          revisions.push({ recordId, kind: 'update', values: withCanonicalCountry(values) });
         }
       }
     }
@@ -186,26 +183,4 @@ export class RecordReverter {
     await changes.append(manager, revisions);
     await changes.seal(manager);
   }
-
-  private async remove(manager: EntityManager, ids: number[]): Promise<void> {
-    for (let start = 0; start < ids.length; start += IN_LIMIT) {
-      const some = ids.slice(start, start + IN_LIMIT);
-      await manager.query(
-        `DELETE FROM ${this.table} WHERE id IN (${some.map(() => '?').join(', ')})`,
-        some,
-      );
-    }
-  }
-
-  private async insert(manager: EntityManager, id: number, values: RecordValues): Promise<void> {
-    await manager.query(
-      `INSERT INTO ${this.table} (id, ${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [id, ...upsertParams(values)],
-    );
-  }
-}
-
-function canonical(values: RecordValues): RecordValues {
-  const country = canonicalCountryName(values.country);
-  return country === values.country ? values : { ...values, country };
 }

@@ -2,74 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { countryKey } from '@app/common';
 import { SqlStatement, idConditions, listChunks, placeholders, withDeadline } from '@app/database';
-import { IN_LIMIT, Row, recordValuesOf } from '../record-rows';
-import { ChangeOrigin, RecordValues, SeriesDefinition } from '../series.types';
+import { IN_LIMIT, Row, VALUE_COLUMNS_SQL } from '../record-rows';
+import { ChangeOrigin, SeriesDefinition } from '../series.types';
+import {
+  ChangeSet,
+  FeedPosition,
+  FeedRevision,
+  NewRevision,
+  StoredRevision,
+  toRevision,
+} from './revision.types';
 
-/** What a revision did to its record. */
-export type ChangeKind = 'create' | 'update' | 'delete';
-
-/**
- * A revision to append: the record's id and its values after the change; a deletion's are those
- * the record had (kept for reads as of a moment, never shown: a deletion reads as no values).
- */
-export interface NewRevision {
-  recordId: number;
-  kind: ChangeKind;
-  values: RecordValues | null;
-}
-
-/** A stored revision. */
-export interface StoredRevision {
-  /**
-   * Orders a record's revisions, and those of one transaction; the change feed orders
-   * transactions by their commit (`FeedRevision.seq`).
-   */
-  id: number;
-  recordId: number;
-  /** Epoch milliseconds. */
-  at: number;
-  actor: string;
-  requestId: string | null;
-  kind: ChangeKind;
-  values: RecordValues | null;
-  /** A deletion: the values the record had when it was deleted (never shown). */
-  removed?: RecordValues;
-}
-
-/** A stored revision with its place in the change feed. */
-export interface FeedRevision extends StoredRevision {
-  /** The commit (`<key>_revision_commits.seq`) of its transaction. */
-  seq: number;
-}
-
-/** A place in the change feed: the last revision read, and its commit. */
-export interface FeedPosition {
-  seq: number;
-  id: number;
-}
-
-/**
- * The revisions of one write transaction (see `RevisionRepository.changeSet`): `append` any
- * number of times, then `seal` once, as the transaction's last statement.
- */
-export interface ChangeSet {
-  /** Epoch milliseconds: the time of every revision appended. */
-  readonly at: number;
-  append(manager: EntityManager, revisions: NewRevision[]): Promise<void>;
-  /**
-   * Appends, as revisions of `kind`, copies of the rows `ids` of the data table `table` as they
-   * are now (the values a create or an update wrote), copied by the database itself; into the
-   * history table, or `into`, a copy of it (`SqliteLoadAside`).
-   */
-  appendCopies(
-    manager: EntityManager,
-    table: string,
-    kind: 'create' | 'update',
-    ids: number[],
-    into?: string,
-  ): Promise<void>;
-  seal(manager: EntityManager): Promise<void>;
-}
+export * from './revision.types';
 
 /**
  * A change set's key: random, 62 bits, never 0 (the revisions that predate the feed), as a
@@ -92,22 +36,6 @@ const REVISION_BYTES = 600;
  * rolled back after taking it): the feed stops before it until the commit after it is this old.
  */
 export const FEED_GAP_GRACE_MS = 30_000;
-
-const VALUE_COLUMNS = 'date, country, total_cases, new_cases, total_deaths, new_deaths';
-
-function toRevision(row: Row): StoredRevision {
-  return {
-    id: Number(row.id),
-    recordId: Number(row.record_id),
-    at: Number(row.at),
-    actor: String(row.actor),
-    requestId: typeof row.request_id === 'string' ? row.request_id : null,
-    kind: String(row.kind) as ChangeKind,
-    // A deletion keeps no values.
-    values: row.kind === 'delete' ? null : recordValuesOf(row),
-    ...(row.kind === 'delete' && row.date !== null ? { removed: recordValuesOf(row) } : {}),
-  };
-}
 
 /**
  * All SQL of one disease's history table (`<key>_revisions`): revisions are only ever appended,
@@ -159,9 +87,9 @@ export class RevisionRepository {
         // scattered ones (a source's revisions) as IN lists: a few statements either way.
         for (const where of idConditions('id', ids)) {
           await manager.query(
-            `INSERT INTO ${into} (record_id, at, actor, request_id, kind, ${VALUE_COLUMNS},
+            `INSERT INTO ${into} (record_id, at, actor, request_id, kind, ${VALUE_COLUMNS_SQL},
                country_key, change_set)
-             SELECT id, ?, ?, ?, ?, ${VALUE_COLUMNS}, country_key, ? FROM ${table}
+             SELECT id, ?, ?, ?, ?, ${VALUE_COLUMNS_SQL}, country_key, ? FROM ${table}
              WHERE ${where.sql} ORDER BY id`,
             [at, origin.actor, origin.requestId ?? null, kind, key, ...where.params],
           );
@@ -225,7 +153,7 @@ export class RevisionRepository {
   ): SqlStatement {
     const row = `(${recordIdSql ?? '?'}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
     return {
-      sql: `INSERT INTO ${this.table} (record_id, at, actor, request_id, kind, ${VALUE_COLUMNS},
+      sql: `INSERT INTO ${this.table} (record_id, at, actor, request_id, kind, ${VALUE_COLUMNS_SQL},
          country_key, change_set) VALUES ${placeholders(revisions.length, row)}`,
       params: revisions.flatMap(({ recordId, kind, values }) => [
         ...(recordIdSql ? [] : [recordId]),
@@ -266,7 +194,7 @@ export class RevisionRepository {
   async ofRecord(recordId: number): Promise<StoredRevision[]> {
     const rows = await withDeadline(
       this.dataSource.query<Row[]>(
-        `SELECT id, record_id, at, actor, request_id, kind, ${VALUE_COLUMNS} FROM ${this.table}
+        `SELECT id, record_id, at, actor, request_id, kind, ${VALUE_COLUMNS_SQL} FROM ${this.table}
          WHERE record_id = ? ORDER BY id`,
         [recordId],
       ),
@@ -281,7 +209,7 @@ export class RevisionRepository {
     for (let start = 0; start < ids.length; start += IN_LIMIT) {
       const some = ids.slice(start, start + IN_LIMIT);
       const rows = await manager.query<Row[]>(
-        `SELECT id, record_id, at, actor, request_id, kind, ${VALUE_COLUMNS} FROM ${this.table}
+        `SELECT id, record_id, at, actor, request_id, kind, ${VALUE_COLUMNS_SQL} FROM ${this.table}
          WHERE record_id IN (${some.map(() => '?').join(', ')}) ORDER BY record_id, id`,
         some,
       );
@@ -319,7 +247,7 @@ export class RevisionRepository {
    */
   asOfTable(asOf: number): { sql: string; params: unknown[] } {
     return {
-      sql: `(SELECT r.record_id AS id, r.${VALUE_COLUMNS.replace(/, /g, ', r.')}, r.country_key
+      sql: `(SELECT r.record_id AS id, r.${VALUE_COLUMNS_SQL.replace(/, /g, ', r.')}, r.country_key
          FROM ${this.table} r
          WHERE r.at <= ? AND r.kind <> 'delete' AND NOT EXISTS (
            SELECT 1 FROM ${this.table} n WHERE n.record_id = r.record_id AND n.id > r.id AND n.at <= ?)

@@ -1,12 +1,17 @@
 import { ApiError, MESSAGES } from '@app/common';
 import { DatabaseDeadlineError } from '@app/database';
-import { ReadCache } from './read-cache';
-import { SeriesRepository } from './series.repository';
+import { BulkLoadRepository } from '../bulk/bulk-load.repository';
+import { RecordReverter } from '../history/record-reverter';
+import { ReadCache } from '../read-cache';
+import { COVID_SERIES } from '../series.types';
+import { RecordWriter } from '../writes/record-writer.service';
+import { RecordWritesRepository } from '../writes/record-writes.repository';
+import { RecordReadsRepository } from './record-reads.repository';
 import { SeriesService } from './series.service';
-import { COVID_SERIES } from './series.types';
 
 /**
- * When SeriesService drops its cached reads around a write. The repository is a stub: these
+ * When a write through SeriesService (and its RecordWriter) drops the cached reads, as an API
+ * instance's notice does (`RecordChangeService`). The repositories are stubs: these
  * outcomes (a write that runs out of time and commits later, a record deleted between two
  * queries) cannot be produced on purpose through a real database.
  */
@@ -21,13 +26,33 @@ describe('SeriesService writes and the read cache', () => {
   };
   const origin = { actor: 'alice', requestId: 'req-1' };
 
-  function serviceWith(repository: Partial<SeriesRepository>) {
+  function serviceWith(
+    repository: Partial<Pick<RecordReadsRepository, 'countries' | 'between'>> &
+      Partial<Pick<RecordWritesRepository, 'insert' | 'delete'>>,
+  ) {
     const cache = new ReadCache(3_600_000);
     let announced = 0;
-    const service = new SeriesService(COVID_SERIES, repository as SeriesRepository, {
-      cache,
-      written: () => announced++,
-    });
+    const notice = {
+      written: () => {
+        cache.invalidate();
+        announced++;
+      },
+    };
+    const writer = new RecordWriter(
+      COVID_SERIES,
+      repository as unknown as RecordWritesRepository,
+      {} as BulkLoadRepository,
+      {} as RecordReverter,
+      notice,
+    );
+    const service = new SeriesService(
+      COVID_SERIES,
+      repository as unknown as RecordReadsRepository,
+      writer,
+      {
+        cache,
+      },
+    );
     let loads = 0;
     /** Reads through the cache: the count goes up only when the cache was dropped. */
     const read = () => cache.get('k', () => Promise.resolve(++loads));

@@ -2,13 +2,14 @@ import { DynamicModule, Inject, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { DEFAULT_POOL_SIZE, PopulationRepository } from '@app/database';
-import { ConcurrencyLimit } from './concurrency-limit';
-import { READ_CACHE_COUNTS, ReadCache, ReadCacheCounters } from './read-cache';
-import { RecordChangeModule } from './record-change.module';
-import { RecordChangeService } from './record-change.service';
-import { SeriesRepository } from './series.repository';
+import { ConcurrencyLimit } from '../concurrency-limit';
+import { READ_CACHE_COUNTS, ReadCache, ReadCacheCounters } from '../read-cache';
+import { SeriesDefinition } from '../series.types';
+import { RecordChangeModule } from '../writes/record-change.module';
+import { RecordChangeService } from '../writes/record-change.service';
+import { RecordWriter } from '../writes/record-writer.service';
+import { RecordReadsRepository } from './record-reads.repository';
 import { SeriesService } from './series.service';
-import { SeriesDefinition } from './series.types';
 
 export const seriesServiceToken = (key: SeriesDefinition['key']): string => `SeriesService:${key}`;
 
@@ -53,16 +54,19 @@ export class SeriesModule {
               undefined,
               counters?.countsOf(definition.key),
             );
-            // Writes of other instances (REDIS_URL): their records show at once here too.
+            // This instance's writes (its RecordWriter's notice) and, with REDIS_URL, the other
+            // instances' drop the cached reads at once.
             changes.onChange(definition.key, () => cache.invalidate());
             const population = new PopulationRepository(dataSource);
+            // Every database call answers within twice DB_TIMEOUT_MS, or fails as a 503.
+            const deadlineMs = 2 * config.db.timeoutMs;
             return new SeriesService(
               definition,
-              // Every database call answers within twice DB_TIMEOUT_MS, or fails as a 503.
-              new SeriesRepository(dataSource, definition, 2 * config.db.timeoutMs),
+              new RecordReadsRepository(dataSource, definition, deadlineMs),
+              // Its notice drops `cache` (the listener above) and tells the other instances.
+              RecordWriter.open(dataSource, definition, changes, deadlineMs),
               {
                 cache,
-                written: () => changes.announce(definition.key),
                 listPages: new ConcurrencyLimit(listPageQueries(config)),
                 population: () => population.all(),
               },

@@ -1,18 +1,20 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { CHANGE_CHANNELS, ChangeListener, RedisConnections } from '@app/messaging';
+import { WriteNotice } from './write-notice';
 
 /** How long start-up waits for the subscription before serving without it. */
 const SUBSCRIBE_START_TIMEOUT_MS = 3000;
 
 /**
- * With `REDIS_URL`, tells the other API instances when this one wrote records of a series, and
+ * An API instance's `WriteNotice`: after each write (`RecordWriter`) it drops this instance's
+ * cached reads of the series at once. With `REDIS_URL`, tells the other API instances when this one wrote records of a series, and
  * hears theirs (and the admin command line's imports): each instance then drops its cached
  * reads of that series at once instead of serving them until `CACHE_TTL_MS` runs out. Best
  * effort: while Redis is away, the cache lifetime still bounds how stale a read can be. Without
  * `REDIS_URL`, nothing is sent or heard.
  */
 @Injectable()
-export class RecordChangeService implements OnModuleInit, OnModuleDestroy {
+export class RecordChangeService implements WriteNotice, OnModuleInit, OnModuleDestroy {
   private readonly listeners = new Map<string, (() => void)[]>();
   private listener?: ChangeListener;
 
@@ -52,8 +54,8 @@ export class RecordChangeService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Records of `series` were written here other than through a SeriesService (the scheduled
-   * sync's import): drops this instance's cached reads at once and tells the other instances.
+   * Records of `series` were written (by this instance's `RecordWriter`, or by the scheduled
+   * sync's worker): drops this instance's cached reads at once and tells the other instances.
    */
   written(series: string): void {
     this.changed(series);

@@ -7,20 +7,23 @@ import {
   writeTransaction,
 } from '@app/database';
 import { countryKey } from '@app/common';
-import { ChangeSet } from './history/revision.repository';
+import { ChangeSet } from '../history/revision.repository';
 import {
+  CHANGING_COLUMNS,
   INSERT_COLUMNS,
+  RECORD_COLUMNS_SQL,
   IN_LIST,
   Row,
   UpsertCounts,
   recordValuesOf,
   upsertParams,
   valuesKey,
-} from './record-rows';
-import { RecordValues } from './series.types';
+} from '../record-rows';
+import { RecordValues } from '../series.types';
+import { Tables, copyStatements, lastId, leftovers, setSequence } from './sqlite-table-copies';
 
 /** Fewer records than this are written in one transaction, as any other write. */
-export const LOAD_ASIDE_MIN = 10_000;
+export const COPY_SWAP_MIN = 10_000;
 
 /**
  * The store is copied aside whole: only while its history is at most this many times the records
@@ -47,16 +50,8 @@ const COPY_CHUNK = 10_000;
  */
 export const LEFTOVER_AFTER_MS = 60 * 60_000;
 
-/** Index names alternate between the canonical name and this suffix at each swap. */
-const SWAPPED_INDEX_SUFFIX = '__b';
-
 /** Raised inside the swap's transaction to roll it back: another writer changed what the file does. */
 class ChangedMeanwhile extends Error {}
-
-interface Tables {
-  data: string;
-  revisions: string;
-}
 
 interface Plan {
   /** The tables built aside, swapped in at the end. */
@@ -93,7 +88,7 @@ interface FileChanges {
  * to what the file changes, another load is under way, or another writer changed meanwhile a
  * record the file changes; the caller then writes the records the usual way.
  */
-export class SqliteLoadAside {
+export class SqliteCopySwapLoad {
   /** `series`: the disease's key, under which `history_horizons` notes its prunes. */
   constructor(
     private readonly dataSource: DataSource,
@@ -150,7 +145,7 @@ export class SqliteLoadAside {
    */
   private async prepare(manager: EntityManager, count: number): Promise<Plan | null> {
     const now = Date.now();
-    const left = await this.leftovers(manager);
+    const left = await leftovers(manager, this.live);
     if (left.some(({ since, kind }) => kind === 'load' && now - since < LEFTOVER_AFTER_MS)) {
       return null;
     }
@@ -178,71 +173,21 @@ export class SqliteLoadAside {
     };
     // Both schemas are read before either copy is created: a copy left half made would send
     // every load the usual way until it is old.
-    const data = await this.copyStatements(manager, this.live.data, aside.data);
-    const revisions = await this.copyStatements(manager, this.live.revisions, aside.revisions);
+    const data = await copyStatements(manager, this.live.data, aside.data);
+    const revisions = await copyStatements(manager, this.live.revisions, aside.revisions);
     if (!data || !revisions) return null;
     for (const statement of [...data.now, ...revisions.now]) await manager.query(statement);
     const deferred = [...data.later, ...revisions.later];
-    const firstId = await this.lastId(manager, this.live.data);
-    const copiedUpTo = await this.lastId(manager, this.live.revisions);
+    const firstId = await lastId(manager, this.live.data);
+    const copiedUpTo = await lastId(manager, this.live.revisions);
     // Records and revisions created meanwhile take ids after the file's (one revision each); the
     // copies' ids follow the live tables'.
-    await this.setSequence(manager, this.live.data, firstId + count);
-    await this.setSequence(manager, this.live.revisions, copiedUpTo + count);
-    await this.setSequence(manager, aside.data, firstId);
-    await this.setSequence(manager, aside.revisions, copiedUpTo);
+    await setSequence(manager, this.live.data, firstId + count);
+    await setSequence(manager, this.live.revisions, copiedUpTo + count);
+    await setSequence(manager, aside.data, firstId);
+    await setSequence(manager, aside.revisions, copiedUpTo);
     const prunedAt = await this.prunedAt(manager);
     return { aside, old, firstId, copiedUpTo, deferred, prunedAt };
-  }
-
-  /** The tables that loads built aside or swapped out, with the time in their name. */
-  private async leftovers(
-    manager: EntityManager,
-  ): Promise<{ name: string; kind: 'load' | 'old'; since: number }[]> {
-    const names = await manager.query<{ name: string }[]>(
-      `SELECT name FROM sqlite_master WHERE type = 'table'`,
-    );
-    const pattern = new RegExp(`^(?:${this.live.data}|${this.live.revisions})__(load|old)_(\\d+)$`);
-    return names.flatMap(({ name }) => {
-      const match = pattern.exec(name);
-      return match ? [{ name, kind: match[1] as 'load' | 'old', since: Number(match[2]) }] : [];
-    });
-  }
-
-  /**
-   * The statements that create `copy` with the columns and indexes of `table` (index names
-   * alternate with a suffix: they are unique in the file): `now`, and `later` the indexes led by
-   * the date (see `build`). Null for a schema this does not know how to copy.
-   */
-  private async copyStatements(
-    manager: EntityManager,
-    table: string,
-    copy: string,
-  ): Promise<{ now: string[]; later: string[] } | null> {
-    const schema = await manager.query<{ type: string; name: string; sql: string }[]>(
-      `SELECT type, name, sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL`,
-      [table],
-    );
-    const now: string[] = [];
-    const later: string[] = [];
-    for (const { type, name, sql } of schema) {
-      if (type === 'table') {
-        const match = /^CREATE TABLE\s+("?)\w+\1\s*\(/i.exec(sql);
-        if (!match) return null;
-        now.unshift(`CREATE TABLE "${copy}" (${sql.slice(match[0].length)}`);
-      } else {
-        const match = /^CREATE (UNIQUE )?INDEX\s+("?)\w+\2\s+ON\s+("?)\w+\3\s*\(/i.exec(sql);
-        if (!match) return null;
-        const columns = sql.slice(match[0].length);
-        const swapped = name.endsWith(SWAPPED_INDEX_SUFFIX)
-          ? name.slice(0, -SWAPPED_INDEX_SUFFIX.length)
-          : `${name}${SWAPPED_INDEX_SUFFIX}`;
-        const statement = `CREATE ${match[1] ?? ''}INDEX "${swapped}" ON "${copy}" (${columns}`;
-        (/^\s*"?date"?\s*[,)]/i.test(columns) ? later : now).push(statement);
-      }
-    }
-    if (!now[0]?.startsWith('CREATE TABLE')) return null;
-    return { now, later };
   }
 
   /** Copies the store as it was at the start into the copies, a chunk per transaction. */
@@ -278,7 +223,7 @@ export class SqliteLoadAside {
     const countries = [...new Set(records.map((r) => r.key))];
     for (const some of listChunks(countries, IN_LIST)) {
       const rows = await this.dataSource.query<Row[]>(
-        `SELECT id, date, country, country_key, total_cases, new_cases, total_deaths, new_deaths
+        `SELECT country_key, ${RECORD_COLUMNS_SQL}
          FROM "${plan.aside.data}" WHERE country_key IN (${placeholders(some.length)})`,
         some,
       );
@@ -323,7 +268,7 @@ export class SqliteLoadAside {
         for (const rows of listChunks(chunk, RECORD_ROW)) {
           await manager.query(
             `INSERT INTO "${plan.aside.data}" (id, ${INSERT_COLUMNS})
-             VALUES ${placeholders(rows.length, '(?, ?, ?, ?, ?, ?, ?, ?)')}`,
+             VALUES ${placeholders(rows.length, `(${placeholders(8)})`)}`,
             rows.flatMap((r, j) => [first + i + j, ...upsertParams(r)]),
           );
           i += rows.length;
@@ -338,16 +283,9 @@ export class SqliteLoadAside {
       await writeTransaction(this.dataSource, async (manager) => {
         for (const { id, values } of chunk) {
           await manager.query(
-            `UPDATE "${plan.aside.data}" SET country = ?, total_cases = ?, new_cases = ?,
-               total_deaths = ?, new_deaths = ? WHERE id = ?`,
-            [
-              values.country,
-              values.total_cases,
-              values.new_cases,
-              values.total_deaths,
-              values.new_deaths,
-              id,
-            ],
+            `UPDATE "${plan.aside.data}" SET ${CHANGING_COLUMNS.map((c) => `${c} = ?`).join(', ')}
+             WHERE id = ?`,
+            [...CHANGING_COLUMNS.map((c) => values[c]), id],
           );
         }
         const ids = chunk.map(({ id }) => id);
@@ -394,19 +332,15 @@ export class SqliteLoadAside {
       `INSERT INTO "${plan.aside.revisions}" SELECT * FROM ${revisions} WHERE id > ? ORDER BY id`,
       [plan.copiedUpTo],
     );
-    const dataSeq = await this.lastId(manager, data);
-    const revisionsSeq = await this.lastId(manager, revisions);
+    const dataSeq = await lastId(manager, data);
+    const revisionsSeq = await lastId(manager, revisions);
     for (const key of ['data', 'revisions'] as const) {
       await manager.query(`ALTER TABLE ${this.live[key]} RENAME TO "${plan.old[key]}"`);
       await manager.query(`ALTER TABLE "${plan.aside[key]}" RENAME TO ${this.live[key]}`);
     }
     // Ids never come back, even those taken by records created and deleted meanwhile.
-    await this.setSequence(manager, data, Math.max(dataSeq, await this.lastId(manager, data)));
-    await this.setSequence(
-      manager,
-      revisions,
-      Math.max(revisionsSeq, await this.lastId(manager, revisions)),
-    );
+    await setSequence(manager, data, Math.max(dataSeq, await lastId(manager, data)));
+    await setSequence(manager, revisions, Math.max(revisionsSeq, await lastId(manager, revisions)));
     await changes.seal(manager);
   }
 
@@ -416,28 +350,6 @@ export class SqliteLoadAside {
       [this.series],
     );
     return row ? Number(row.pruned_at) : null;
-  }
-
-  /** The last id `table` gave (AUTOINCREMENT's counter), or its largest, if larger. */
-  private async lastId(manager: EntityManager, table: string): Promise<number> {
-    const [row] = await manager.query<{ last: number | null }[]>(
-      `SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = ?), 0),
-              COALESCE((SELECT MAX(id) FROM "${table}"), 0)) AS last`,
-      [table],
-    );
-    return Number(row?.last ?? 0);
-  }
-
-  private async setSequence(manager: EntityManager, table: string, seq: number): Promise<void> {
-    const [row] = await manager.query<unknown[]>(`SELECT 1 FROM sqlite_sequence WHERE name = ?`, [
-      table,
-    ]);
-    await manager.query(
-      row
-        ? `UPDATE sqlite_sequence SET seq = ? WHERE name = ?`
-        : `INSERT INTO sqlite_sequence (seq, name) VALUES (?, ?)`,
-      [seq, table],
-    );
   }
 
   private async dropTables(tables: Tables): Promise<void> {

@@ -1,4 +1,4 @@
-import { EventLoopTurns } from './event-loop-turns';
+import { EventLoopTurns } from './stream-turns';
 
 describe('EventLoopTurns', () => {
   it('lets one waiter go per turn of the event loop, in arrival order', async () => {

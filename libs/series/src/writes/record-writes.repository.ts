@@ -1,0 +1,196 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { canonicalCountryName } from '@app/countries';
+import {
+  lastInsertIdSql,
+  listChunks,
+  placeholders,
+  withDeadline,
+  writeBatch,
+  writeTransaction,
+} from '@app/database';
+import { NewRevision, RevisionRepository } from '../history/revision.repository';
+import {
+  INSERT_COLUMNS,
+  IN_LIST,
+  RECORD_COLUMNS_SQL,
+  Row,
+  recordValuesOf,
+  toRecord,
+  upsertParams,
+  valuesKey,
+} from '../record-rows';
+import { ChangeOrigin, RecordValues, SeriesDefinition } from '../series.types';
+
+/** What a restore did to one record. */
+export type RestoreOutcome = NewRevision['kind'] | 'unchanged';
+
+/**
+ * The SQL of single-record writes (API create, update, delete; the CLI's restore and revert), each
+ * with its revisions in the same transaction. Called by `RecordWriter` only.
+ */
+export class RecordWritesRepository {
+  readonly table: string;
+  readonly revisions: RevisionRepository;
+
+  /** @param deadlineMs longest wait for one write before it fails as "database unavailable". */
+  constructor(
+    private readonly dataSource: DataSource,
+    definition: SeriesDefinition,
+    private readonly deadlineMs?: number,
+  ) {
+    this.table = definition.table;
+    this.revisions = new RevisionRepository(dataSource, definition, deadlineMs);
+  }
+
+  /** A new record and its `create` revision, in one transaction (one round trip on MySQL). */
+  async insert(given: RecordValues, origin: ChangeOrigin): Promise<number> {
+    const values = withCanonicalCountry(given);
+    const [id] = await withDeadline(
+      writeBatch(this.dataSource, [
+        {
+          sql: `INSERT INTO ${this.table} (${INSERT_COLUMNS}) VALUES (${placeholders(7)})`,
+          params: upsertParams(values),
+        },
+        ...this.revisions.singleChangeStatements(origin, {
+          recordIdSql: lastInsertIdSql(this.dataSource),
+          kind: 'create',
+          values,
+        }),
+      ]),
+      this.deadlineMs,
+    );
+    if (id === undefined) throw new Error('the database answered no id for a new record');
+    return id;
+  }
+
+  /**
+   * Replaces every field of a record, with an `update` revision; false when the id does not
+   * exist. Values equal to the stored ones write nothing (and append no revision).
+   */
+  async update(id: number, given: RecordValues, origin: ChangeOrigin): Promise<boolean> {
+    const values = withCanonicalCountry(given);
+    return withDeadline(
+      writeTransaction(this.dataSource, async (manager) => {
+        const row = await this.lockedRow(manager, id);
+        if (!row) return false;
+        const stored = toRecord(row);
+        if (stored.date === values.date && valuesKey(stored) === valuesKey(values)) return true;
+        await this.overwrite(manager, id, values);
+        const changes = this.revisions.changeSet(origin);
+        await changes.append(manager, [{ recordId: id, kind: 'update', values }]);
+        await changes.seal(manager);
+        return true;
+      }),
+      this.deadlineMs,
+    );
+  }
+
+  /**
+   * Deletes a record, with a `delete` revision; false when the id does not exist. The revision
+   * keeps the values the record had (read in the transaction), so that reads as of a moment find
+   * the deletion by country and date; the history still shows it without values.
+   */
+  async delete(id: number, origin: ChangeOrigin): Promise<boolean> {
+    return withDeadline(
+      writeTransaction(this.dataSource, async (manager) => {
+        const row = await this.lockedRow(manager, id);
+        if (!row) return false;
+        await this.removeIds(manager, [id]);
+        const changes = this.revisions.changeSet(origin);
+        await changes.append(manager, [
+          { recordId: id, kind: 'delete', values: recordValuesOf(row) },
+        ]);
+        await changes.seal(manager);
+        return true;
+      }),
+      this.deadlineMs,
+    );
+  }
+
+  /**
+   * Puts records back into given states (values, or null: absent), all in one transaction: a
+   * deleted record comes back with its id. Each record changed appends its revision; one already in
+   * its state is left as it is. Answers what was done to each, in order.
+   */
+  async restore(
+    states: { recordId: number; values: RecordValues | null }[],
+    origin: ChangeOrigin,
+  ): Promise<RestoreOutcome[]> {
+    return writeTransaction(this.dataSource, async (manager) => {
+      const changes = this.revisions.changeSet(origin);
+      const done: RestoreOutcome[] = [];
+      for (const { recordId, values: given } of states) {
+        const values = given && withCanonicalCountry(given);
+        const row = await this.lockedRow(manager, recordId);
+        const stored = row === undefined ? null : toRecord(row);
+        let kind: RestoreOutcome;
+        if (values === null) {
+          kind = stored === null ? 'unchanged' : 'delete';
+          if (kind === 'delete') await this.removeIds(manager, [recordId]);
+        } else if (stored === null) {
+          kind = 'create';
+          await this.insertWithId(manager, recordId, values);
+        } else if (stored.date === values.date && valuesKey(stored) === valuesKey(values)) {
+          kind = 'unchanged';
+        } else {
+          kind = 'update';
+          await this.overwrite(manager, recordId, values);
+        }
+        if (kind !== 'unchanged') {
+          // A deletion's revision keeps the values the record had, as `delete` does.
+          const kept = kind === 'delete' ? stored : values;
+          await changes.append(manager, [{ recordId, kind, values: kept }]);
+        }
+        done.push(kind);
+      }
+      await changes.seal(manager);
+      return done;
+    });
+  }
+
+  /** Deletes the records `ids` (inside the caller's transaction). */
+  async removeIds(manager: EntityManager, ids: number[]): Promise<void> {
+    for (const some of listChunks(ids, IN_LIST)) {
+      await manager.query(
+        `DELETE FROM ${this.table} WHERE id IN (${placeholders(some.length)})`,
+        some,
+      );
+    }
+  }
+
+  /** Inserts a record under a given id: one that comes back (inside the caller's transaction). */
+  async insertWithId(manager: EntityManager, id: number, given: RecordValues): Promise<void> {
+    await manager.query(
+      `INSERT INTO ${this.table} (id, ${INSERT_COLUMNS}) VALUES (${placeholders(8)})`,
+      [id, ...upsertParams(withCanonicalCountry(given))],
+    );
+  }
+
+  /** Writes every field of the record `id` (inside the caller's transaction). */
+  async overwrite(manager: EntityManager, id: number, given: RecordValues): Promise<void> {
+    const assignments = INSERT_COLUMNS.split(', ').map((column) => `${column} = ?`);
+    await manager.query(`UPDATE ${this.table} SET ${assignments.join(', ')} WHERE id = ?`, [
+      ...upsertParams(withCanonicalCountry(given)),
+      id,
+    ]);
+  }
+
+  /** The row `id`; MySQL locks it until the transaction ends, SQLite's transaction holds the file. */
+  private async lockedRow(manager: EntityManager, id: number): Promise<Row | undefined> {
+    const lock = this.dataSource.options.type === 'mysql' ? ' FOR UPDATE' : '';
+    const [row] = await manager.query<Row[]>(
+      `SELECT ${RECORD_COLUMNS_SQL} FROM ${this.table} WHERE id = ?${lock}`,
+      [id],
+    );
+    return row;
+  }
+}
+
+/**
+ * Every write stores a recognised country under its canonical name (`US` -> `United States`),
+ * whichever path it comes by, so that two spellings never make two countries.
+ */
+export function withCanonicalCountry(values: RecordValues): RecordValues {
+  const country = canonicalCountryName(values.country);
+  return country === values.country ? values : { ...values, country };
+}
