@@ -21,7 +21,13 @@ export abstract class SeriesRecordEntity {
   country: string;
 
   /** Up to three times the country's 100 characters: NFC can triple a character. */
-  @Column({ name: 'country_key', type: 'varchar', length: 300 })
+  @Column({
+    name: 'country_key',
+    type: 'varchar',
+    length: 300,
+    charset: 'utf8mb4',
+    collation: 'utf8mb4_bin',
+  })
   countryKey: string;
 
   @Column({ name: 'total_cases', type: 'bigint', transformer: bigintToNumber })
