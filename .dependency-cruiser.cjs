@@ -1,6 +1,6 @@
 /**
  * Folder rules of the source (`npm run lint:architecture`, run by `npm run lint`): see
- * docs/decisions/0034-folder-rules-kept-by-a-linter.md. Tests are not cruised: they may reach
+ * docs/decisions/0033-folder-rules-kept-by-a-linter.md. Tests are not cruised: they may reach
  * anywhere; ESLint keeps them on the path aliases.
  */
 module.exports = {

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { DatabaseConfig } from '@app/config';
 import { DatabaseLogger } from './database-logger';
+import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
 /**
@@ -11,15 +12,13 @@ import { MIGRATIONS } from './migrations';
  */
 export const DEFAULT_POOL_SIZE = 10;
 
-/**
- * TypeORM options for either driver. `synchronize` is never on: the schema comes from migrations;
- * no entities, every table is read and written with SQL (decision 0032).
- */
+/** TypeORM options for either driver. `synchronize` is never on: the schema comes from migrations. */
 export function buildDataSourceOptions(
   db: DatabaseConfig,
   queryTimeoutMs = db.timeoutMs,
 ): DataSourceOptions {
   const common = {
+    entities: ENTITIES,
     migrations: MIGRATIONS,
     migrationsTableName: 'migrations',
     synchronize: false,

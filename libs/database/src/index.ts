@@ -1,5 +1,7 @@
+export * from './app-data-source';
 export * from './data-source-options';
 export * from './database-errors';
+export * from './entities';
 export * from './migrations';
 export * from './run-migrations';
 export * from './database.module';

@@ -1,4 +1,5 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { AppDataSource } from './app-data-source';
 
 const LOCK_NAME = 'covid_api_migrations';
 
@@ -12,16 +13,16 @@ const LOCK_NAME = 'covid_api_migrations';
 export async function openMigratedDataSource(options: DataSourceOptions): Promise<DataSource> {
   if (options.type === 'mysql') {
     // Two connections: one holds the lock, the other runs the migrations.
-    const migrator = new DataSource({ ...options, enableQueryTimeout: false, poolSize: 2 });
+    const migrator = new AppDataSource({ ...options, enableQueryTimeout: false, poolSize: 2 });
     await migrator.initialize();
     try {
       await runMigrations(migrator);
     } finally {
       await migrator.destroy();
     }
-    return new DataSource(options).initialize();
+    return new AppDataSource(options).initialize();
   }
-  const dataSource = await new DataSource(options).initialize();
+  const dataSource = await new AppDataSource(options).initialize();
   try {
     await runMigrations(dataSource);
   } catch (error) {

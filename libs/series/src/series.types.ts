@@ -2,7 +2,7 @@ import { ListCursor } from './list-cursor';
 
 /**
  * What makes one disease's series: its name in paths and logs, and its records' table (made by
- * the migrations; read and written with SQL: no entities, decision 0032).
+ * the migrations and described by its entity; read and written with SQL strings, decision 0032).
  */
 export interface SeriesDefinition {
   key: 'covid' | 'mpox';

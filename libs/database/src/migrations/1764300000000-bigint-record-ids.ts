@@ -8,7 +8,7 @@ const TABLES = ['covid_data', 'mpox_data'];
  * of the JHU file uses up 225,171 ids, so a script that re-sends the whole series every hour would
  * exhaust a signed INT (2^31 - 1) within a year, after which every new record fails. MySQL keeps
  * the table's AUTO_INCREMENT counter through the change. SQLite's INTEGER PRIMARY KEY is 64-bit
- * already: nothing to do there.
+ * already: nothing to do there (see `AppDataSource`).
  */
 export class BigintRecordIds1764300000000 implements MigrationInterface {
   name = 'BigintRecordIds1764300000000';

@@ -181,7 +181,7 @@ export class SeriesFigures {
     if (place.kind === 'region') {
       const keys = place.region.members.map((member) => countryLookupKey(member.iso2));
       const days = await this.listPages.run(() => this.repository.regionDays(keys, range));
-      // A region's day is corrected when a member's is; negative when its sum is (decision 0035).
+      // A region's day is corrected when a member's is; negative when its sum is (decision 0034).
       const corrected = correctedOfAny(await this.correctedPlaces(request), keys);
       const populationOf = this.populationOf(table, { region: place.region });
       return { days, table, corrected, populationOf };

@@ -1,0 +1,33 @@
+export * from './api-token.entity';
+export * from './bigint.transformer';
+export * from './covid-record.entity';
+export * from './history-horizon.entity';
+export * from './mpox-record.entity';
+export * from './population.entity';
+export * from './revision-commit.entity';
+export * from './revision.entity';
+export * from './series-record.entity';
+export * from './source.entity';
+
+import { ApiTokenEntity } from './api-token.entity';
+import { CovidRecordEntity } from './covid-record.entity';
+import { HistoryHorizonEntity } from './history-horizon.entity';
+import { MpoxRecordEntity } from './mpox-record.entity';
+import { PopulationEntity } from './population.entity';
+import { CovidRevisionCommitEntity, MpoxRevisionCommitEntity } from './revision-commit.entity';
+import { CovidRevisionEntity, MpoxRevisionEntity } from './revision.entity';
+import { SourceEntity } from './source.entity';
+
+/** An entity for every table the migrations create (docs/decisions/0032-entities-for-every-table.md). */
+export const ENTITIES = [
+  CovidRecordEntity,
+  MpoxRecordEntity,
+  CovidRevisionEntity,
+  MpoxRevisionEntity,
+  CovidRevisionCommitEntity,
+  MpoxRevisionCommitEntity,
+  ApiTokenEntity,
+  SourceEntity,
+  HistoryHorizonEntity,
+  PopulationEntity,
+];
