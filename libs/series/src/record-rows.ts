@@ -1,3 +1,4 @@
+import { canonicalCountryName } from '@app/countries';
 import { countryKey } from '@app/common';
 import { DailyValues, RECORD_COLUMNS, RecordValues, SeriesRecord } from './series.types';
 
@@ -80,4 +81,13 @@ export function upsertParams(r: RecordValues): unknown[] {
     r.total_deaths,
     r.new_deaths,
   ];
+}
+
+/**
+ * Every write stores a recognised country under its canonical name (`US` -> `United States`),
+ * whichever path it comes by, so that two spellings never make two countries.
+ */
+export function withCanonicalCountry(values: RecordValues): RecordValues {
+  const country = canonicalCountryName(values.country);
+  return country === values.country ? values : { ...values, country };
 }

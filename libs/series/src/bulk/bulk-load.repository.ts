@@ -1,9 +1,8 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { withDeadline, writeTransaction } from '@app/database';
 import { ChangeSet, RevisionRepository } from '../history/revision.repository';
-import { UpsertCounts, valuesKey } from '../record-rows';
+import { UpsertCounts, valuesKey, withCanonicalCountry } from '../record-rows';
 import { ChangeOrigin, RecordValues, SeriesDefinition } from '../series.types';
-import { withCanonicalCountry } from '../writes/record-writes.repository';
 import { BulkStrategy } from './bulk-strategy';
 import { BulkChange, BulkStatements, keyOf } from './bulk-statements';
 import { MysqlBulkStrategy } from './mysql-bulk.strategy';

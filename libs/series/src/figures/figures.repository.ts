@@ -1,6 +1,6 @@
 import { IN_LIMIT, Row, toDaily } from '../record-rows';
 import { FigureDay } from './daily-figures';
-import { VersionedMemo } from './versioned-memo';
+import { VersionedMemo } from '../versioned-memo';
 
 /** Runs a query (with the API's deadline). */
 type Query = (sql: string, params?: unknown[]) => Promise<Row[]>;

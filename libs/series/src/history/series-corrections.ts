@@ -1,7 +1,7 @@
 import { ApiError, MESSAGES, parseInstant, problemMessage } from '@app/common';
 import { countryLookupKey } from '@app/countries';
 import { ConcurrencyLimit } from '../concurrency-limit';
-import { VersionedMemo } from '../figures/versioned-memo';
+import { VersionedMemo } from '../versioned-memo';
 import { ListFormat } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
 import { decodeCorrectionCursor } from './correction-cursor';

@@ -1,7 +1,7 @@
 import { ApiError, MESSAGES } from '@app/common';
 import { DatabaseDeadlineError } from '@app/database';
 import { BulkLoadRepository } from '../bulk/bulk-load.repository';
-import { RecordReverter } from '../history/record-reverter';
+import { RecordReverter } from '../writes/record-reverter';
 import { ReadCache } from '../read-cache';
 import { COVID_SERIES } from '../series.types';
 import { RecordWriter } from '../writes/record-writer.service';

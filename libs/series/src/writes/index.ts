@@ -3,3 +3,4 @@ export * from './record-change.service';
 export * from './record-writer.service';
 export * from './record-writes.repository';
 export * from './write-notice';
+export * from './record-reverter';

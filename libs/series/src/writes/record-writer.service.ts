@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { ApiError } from '@app/common';
 import { DatabaseDeadlineError, isUniqueViolation } from '@app/database';
 import { BulkLoadRepository } from '../bulk/bulk-load.repository';
-import { RecordReverter, RevertResult } from '../history/record-reverter';
+import { RecordReverter, RevertResult } from './record-reverter';
 import { UpsertCounts } from '../record-rows';
 import { ChangeOrigin, RecordValues, SeriesDefinition } from '../series.types';
 import { RecordWritesRepository, RestoreOutcome } from './record-writes.repository';

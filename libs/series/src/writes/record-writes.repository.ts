@@ -1,5 +1,4 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { canonicalCountryName } from '@app/countries';
 import {
   lastInsertIdSql,
   listChunks,
@@ -18,6 +17,7 @@ import {
   toRecord,
   upsertParams,
   valuesKey,
+  withCanonicalCountry,
 } from '../record-rows';
 import { ChangeOrigin, RecordValues, SeriesDefinition } from '../series.types';
 
@@ -184,13 +184,4 @@ export class RecordWritesRepository {
     );
     return row;
   }
-}
-
-/**
- * Every write stores a recognised country under its canonical name (`US` -> `United States`),
- * whichever path it comes by, so that two spellings never make two countries.
- */
-export function withCanonicalCountry(values: RecordValues): RecordValues {
-  const country = canonicalCountryName(values.country);
-  return country === values.country ? values : { ...values, country };
 }

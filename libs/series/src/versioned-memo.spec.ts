@@ -1,4 +1,4 @@
-import { FigureDay } from './daily-figures';
+import { FigureDay } from './figures/daily-figures';
 import { VersionedMemo } from './versioned-memo';
 
 const day = (date: string, new_cases: number): FigureDay => ({

@@ -2,9 +2,15 @@ import { DataSource, EntityManager } from 'typeorm';
 import { isUniqueViolation, listChunks, placeholders, writeTransaction } from '@app/database';
 import { canonicalCountryName } from '@app/countries';
 import { countryKey } from '@app/common';
-import { IN_LIST, RECORD_COLUMNS_SQL, Row, recordValuesOf } from '../record-rows';
+import {
+  IN_LIST,
+  RECORD_COLUMNS_SQL,
+  Row,
+  recordValuesOf,
+  withCanonicalCountry,
+} from '../record-rows';
 import { RecordValues, SeriesDefinition } from '../series.types';
-import { RecordWritesRepository, withCanonicalCountry } from '../writes/record-writes.repository';
+import { RecordWritesRepository } from './record-writes.repository';
 import {
   PlannedStep,
   REVERT_ACTOR,
@@ -13,8 +19,8 @@ import {
   orderWrites,
   planRecord,
   recordKey,
-} from './revert-plan';
-import { NewRevision, RevisionRepository } from './revision.repository';
+} from '../history/revert-plan';
+import { NewRevision, RevisionRepository } from '../history/revision.repository';
 
 /** Runs of a revert whose write met a key taken meanwhile (MySQL): the next run sees it. */
 const CLASH_ATTEMPTS = 3;
