@@ -1,6 +1,6 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { Socket, connect } from 'node:net';
-import { buildDataSourceOptions, openMigratedDataSource } from '@app/database';
+import { CovidRecordEntity, buildDataSourceOptions, openMigratedDataSource } from '@app/database';
 import { ApiProcess, databaseEnv, startApi } from '../../support/built-api';
 import { TestDatabase, createTestDatabase } from '../../support/test-database';
 
@@ -54,22 +54,17 @@ async function seed(db: TestDatabase): Promise<void> {
     buildDataSourceOptions({ ...db.config, timeoutMs: 5000 }),
   );
   try {
-    const rows = Array.from({ length: RECORDS }, (_, i) => [
-      new Date(Date.UTC(2020, 0, 1) + (i % 1000) * 86400000).toISOString().slice(0, 10),
-      `Country ${Math.floor(i / 1000)}`,
-      `country ${Math.floor(i / 1000)}`,
-      i,
-      1,
-      0,
-      0,
-    ]);
+    const rows = Array.from({ length: RECORDS }, (_, i) => ({
+      date: new Date(Date.UTC(2020, 0, 1) + (i % 1000) * 86400000).toISOString().slice(0, 10),
+      country: `Country ${Math.floor(i / 1000)}`,
+      countryKey: `country ${Math.floor(i / 1000)}`,
+      totalCases: i,
+      newCases: 1,
+      totalDeaths: 0,
+      newDeaths: 0,
+    }));
     for (let i = 0; i < rows.length; i += 500) {
-      const some = rows.slice(i, i + 500);
-      await dataSource.query(
-        `INSERT INTO covid_data (date, country, country_key, total_cases, new_cases, total_deaths,
-           new_deaths) VALUES ${some.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-        some.flat(),
-      );
+      await dataSource.getRepository(CovidRecordEntity).insert(rows.slice(i, i + 500));
     }
   } finally {
     await dataSource.destroy();
