@@ -64,6 +64,7 @@ function RevisionTable(table: string): ClassDecorator {
     Index(`idx_${table}_change_set`, ['changeSet', 'id'])(target);
     Index(`idx_${table}_country_date`, ['countryKey', 'date', 'recordId'])(target);
     Index(`idx_${table}_date`, ['date', 'recordId'])(target);
+    Index(`idx_${table}_kind_place`, ['kind', 'countryKey', 'date'])(target);
     Entity(table)(target);
   };
 }

@@ -63,4 +63,8 @@ export class SourceEntity {
 
   @Column({ name: 'rows_skipped', type: 'integer', default: 0 })
   rowsSkipped: number;
+
+  /** Stored figures the last applied import corrected (docs/corrections.md). */
+  @Column({ name: 'figures_corrected', type: 'integer', default: 0 })
+  figuresCorrected: number;
 }
