@@ -38,8 +38,9 @@ export function printSummary(summary: ImportSummary, seconds: number): void {
   }
   printFills(summary);
   printNames(summary);
-  // Stored figures changed after their first publication (docs/corrections.md).
-  if (summary.corrected !== undefined) {
+  // Stored figures changed after their first publication (docs/corrections.md); a first load
+  // corrects none, and says nothing of it.
+  if (summary.corrected !== undefined && summary.corrected > 0) {
     out(`corrected: ${summary.corrected.toLocaleString('en-US')} figures corrected`);
   }
   const rate = seconds > 0 ? Math.round(summary.rowsRead / seconds) : summary.rowsRead;
