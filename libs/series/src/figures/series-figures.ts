@@ -4,27 +4,30 @@ import { PopulationRow } from '@app/database';
 import { ConcurrencyLimit } from '../concurrency-limit';
 import { ListFormat, listChunks, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
-import { weekEnd } from './iso-week';
-import {
-  FigureDay,
-  FigureRow,
-  PopulationOf,
-  SMOOTHING_DAYS,
-  dailyFigures,
-  figureOutput,
-  weeklyFigures,
-} from './daily-figures';
+import { CorrectedPlaces, SeriesCorrections, correctedOfAny } from '../history/series-corrections';
+import { PopulationOf } from './daily-figures';
 import { FigureCursor, decodeFigureCursor, encodeFigureCursor } from './figure-cursor';
+import { mapCountries } from './figure-map';
 import { DEFAULT_MAP_METRIC, METRICS, Metric, isMetric, parseMetrics } from './figure-metrics';
-import { roundFigure } from './figure-rounding';
-import { FigureRange, FiguresRepository } from './figures.repository';
+import {
+  FigurePeriod,
+  FigureRequest,
+  FlaggedRow,
+  LOOKBACK_DAYS,
+  OutputRow,
+  columnsOf,
+  figuresOf,
+  outputRange,
+  readRange,
+  rowOutput,
+  rowsInRange,
+} from './figure-request';
+import { FiguresRepository } from './figures.repository';
+import { weekEnd } from './iso-week';
 import { PageInputs, PageMemo } from './page-memo';
 import { PopulationTable } from './population-table';
-import { FLAG_SEPARATOR, FigureFlag, flagsByDate } from './figure-flags';
-import { CorrectedPlaces, SeriesCorrections, correctedOfAny } from '../history/series-corrections';
 
-export const FIGURE_PERIODS = ['day', 'week'] as const;
-export type FigurePeriod = (typeof FIGURE_PERIODS)[number];
+export { FIGURE_PERIODS, FigurePeriod } from './figure-request';
 
 /** A `/series` request as the client gave it (validated in form by the API's DTO). */
 export interface FigureQuery {
@@ -62,14 +65,8 @@ type Place =
   | { kind: 'place'; key: string; iso3: string | null; name: string }
   | { kind: 'region'; key: string; region: Region; name: string };
 
-/** The days read before a range: what the first averages of the range need. */
-const LOOKBACK_DAYS = SMOOTHING_DAYS - 1;
-
 const badQuery = (...problems: Parameters<typeof problemMessage>[0][]) =>
   ApiError.badRequest(MESSAGES.invalidQuery, problems.map(problemMessage));
-
-const byName = (a: { country: string }, b: { country: string }) =>
-  a.country.localeCompare(b.country, 'en');
 
 /**
  * The derived series of one disease (`/series`, the public map, the weekly answers' figures):
@@ -348,107 +345,9 @@ export class SeriesFigures {
       this.repository.allDays({ from: addDays(first, -LOOKBACK_DAYS), to: last }),
     );
     const table = await this.population();
-    const countries: { country: string; iso3: string; value: number | null }[] = [];
-    for (let start = 0; start < days.length;) {
-      let stop = start;
-      while (stop < days.length && days[stop].key === days[start].key) stop++;
-      const placeDays = days.slice(start, stop);
-      start = stop;
-      const name = placeDays[placeDays.length - 1].country;
-      const identity = resolveCountry(name);
-      if (!identity || placeDays[placeDays.length - 1].date < first) continue;
-      const rows = figuresOf(placeDays, this.populationOf(table, identity), period);
-      const row = rows[rows.length - 1];
-      if (row.date !== last) continue;
-      countries.push({
-        country: identity.name,
-        iso3: identity.iso3,
-        value: roundFigure(row[metric]),
-      });
-    }
-    return { metric, date: last, period, countries: countries.sort(byName) };
+    const countries = mapCountries(days, metric, period, { first, last }, (identity) =>
+      this.populationOf(table, identity),
+    );
+    return { metric, date: last, period, countries };
   }
-}
-
-/** A `/series` request once checked: its metrics, period and cursor worked out. */
-interface FigureRequest {
-  from?: string;
-  to?: string;
-  period: FigurePeriod;
-  metrics: Metric[];
-  after?: FigureCursor;
-  limit?: number;
-  asOf?: number;
-}
-
-/** The days whose rows the request answers: whole ISO weeks for `period=week`. */
-function outputRange(request: FigureRequest): FigureRange {
-  const week = request.period === 'week';
-  return {
-    from:
-      request.from === undefined
-        ? undefined
-        : week
-          ? addDays(weekEnd(request.from), -6)
-          : request.from,
-    to: request.to === undefined ? undefined : week ? weekEnd(request.to) : request.to,
-    asOf: request.asOf,
-  };
-}
-
-/** What is read for them: the 6 days before as well, which the first averages need. */
-function readRange(request: FigureRequest): FigureRange {
-  const range = outputRange(request);
-  return {
-    ...range,
-    from: range.from === undefined ? undefined : addDays(range.from, -LOOKBACK_DAYS),
-  };
-}
-
-/** A row with its flags (docs/corrections.md). */
-type FlaggedRow = FigureRow & { flags?: FigureFlag[] };
-
-/** A row as answered: the metrics, and its flags (CSV: one column, joined by `|`). */
-type OutputRow = Record<string, string | number | null | FigureFlag[]>;
-
-function figuresOf(
-  days: FigureDay[],
-  populationOf: PopulationOf,
-  period: FigurePeriod,
-  corrected: ReadonlySet<string> = new Set(),
-): FlaggedRow[] {
-  const daily = dailyFigures(days, populationOf);
-  const rows: FlaggedRow[] = period === 'week' ? weeklyFigures(daily, populationOf) : daily;
-  const flags = flagsByDate(days, corrected, period);
-  if (flags.size === 0) return rows;
-  for (const row of rows) {
-    const some = flags.get(row.date);
-    if (some) row.flags = some;
-  }
-  return rows;
-}
-
-/** JSON and NDJSON leave `flags` out when there are none; CSV always has the column. */
-function rowOutput(
-  country: string,
-  row: FlaggedRow,
-  metrics: readonly Metric[],
-  format: ListFormat,
-): OutputRow {
-  const out: OutputRow = figureOutput(country, row, metrics);
-  if (format === 'csv') out.flags = (row.flags ?? []).join(FLAG_SEPARATOR);
-  else if (row.flags) out.flags = row.flags;
-  return out;
-}
-
-/** The rows dated within the request's range (the days read before it only fed the averages). */
-function rowsInRange(rows: FlaggedRow[], request: FigureRequest): FlaggedRow[] {
-  const { from } = outputRange(request);
-  const first = from === undefined ? undefined : request.period === 'week' ? weekEnd(from) : from;
-  return first === undefined ? rows : rows.filter((row) => row.date >= first);
-}
-
-/** The CSV columns (the JSON keys, in order) of a series' rows. */
-function columnsOf(metrics: readonly Metric[], region: boolean): string[] {
-  return ['date', 'country', ...(region ? ['countries_reporting'] : []), ...metrics, 'flags'];
 }
