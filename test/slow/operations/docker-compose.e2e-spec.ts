@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
+import { getMetadataStorage } from 'class-validator';
 import { parse } from 'yaml';
+import { EnvironmentVariables } from '@app/config';
 import { ApiProcess, ROOT, startApi } from '../../support/built-api';
 import { NGINX, freePort } from '../../support/nginx';
 import { productionStartCommand } from '../../support/start-command';
@@ -100,6 +102,14 @@ describe('docker-compose.yml and Dockerfile', () => {
     expect(parseInt(api.stop_grace_period ?? '10', 10)).toBeGreaterThan(
       Number(interpolate(api.environment?.SHUTDOWN_TIMEOUT ?? '', {})),
     );
+  });
+
+  it("passes every setting the API reads, but SQLite's file", () => {
+    const read = getMetadataStorage()
+      .getTargetValidationMetadatas(EnvironmentVariables, '', true, false)
+      .map((m) => m.propertyName);
+    const passed = Object.keys(api.environment ?? {});
+    expect([...new Set(read)].filter((name) => !passed.includes(name)).sort()).toEqual(['DB_PATH']);
   });
 
   it('takes every secret and setting from .env, which .env.example documents and git ignores', async () => {
