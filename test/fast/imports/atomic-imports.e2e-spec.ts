@@ -114,6 +114,7 @@ describe('imports apply whole or not at all (CLI, both databases)', () => {
       `covid ${url}\n  last attempt: ${String(source?.last_attempt_at)}  updated\n` +
         `  last success: ${String(source?.last_success_at)}\n` +
         '  rows:         6 inserted, 0 updated, 3000 unchanged, 1 skipped\n' +
+        '  corrected:    0 figure(s) (docs/corrections.md)\n' +
         `  last import:  ${String(source?.last_import_id)}\n`,
     );
   });

@@ -165,14 +165,14 @@ describe('admin command line: import from a URL', () => {
     );
     expect(byUrl[`covid ${url('/covid.csv')}`]).toMatch(
       new RegExp(
-        `last attempt: ${at}  updated\n  last success: ${at}\n  rows:         1 inserted, 1 updated, 1 unchanged, 0 skipped\n  last import:  [0-9a-f-]{36}$`,
+        `last attempt: ${at}  updated\n  last success: ${at}\n  rows:         1 inserted, 1 updated, 1 unchanged, 0 skipped\n  corrected:    2 figure\\(s\\) \\(docs/corrections\\.md\\)\n  last import:  [0-9a-f-]{36}$`,
       ),
     );
     expect(byUrl[`covid ${url('/flaky.csv')}`]).toMatch(
-      /updated\n.*\n {2}rows: +1 inserted, 0 updated, 0 unchanged, 0 skipped\n {2}last import: {2}[0-9a-f-]{36}$/,
+      /updated\n.*\n {2}rows: +1 inserted, 0 updated, 0 unchanged, 0 skipped\n {2}corrected: +0 figure\(s\) \(docs\/corrections\.md\)\n {2}last import: {2}[0-9a-f-]{36}$/,
     );
     expect(byUrl[`covid ${url('/missing.csv')}`]).toMatch(
-      /failed\n {2}last success: -\n {2}rows: +0 inserted, 0 updated, 0 unchanged, 0 skipped\n {2}last error: +http:\S+ answered HTTP 404 Not Found$/,
+      /failed\n {2}last success: -\n {2}rows: +0 inserted, 0 updated, 0 unchanged, 0 skipped\n {2}corrected: +0 figure\(s\) \(docs\/corrections\.md\)\n {2}last error: +http:\S+ answered HTTP 404 Not Found$/,
     );
     expect(byUrl[`covid ${url('/short.csv')}`]).toMatch(
       /failed\n[^]*last error: .*Content-Length\)$/,

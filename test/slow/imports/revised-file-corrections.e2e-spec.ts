@@ -118,6 +118,11 @@ describe('corrections of the JHU file with 1% of its rows revised', () => {
     expect(bySource.map((s) => [s.url, s.figures_corrected])).toEqual(
       expect.arrayContaining([[REVISED, revisedCount]]),
     );
+    // The command line says the same of that source.
+    const listed = await bed.cli('sources');
+    expect(listed.stdout.split(`covid ${REVISED}\n`)[1]).toMatch(
+      new RegExp(`^(  .*\\n){3}  corrected:    ${revisedCount} figure\\(s\\)`),
+    );
   }, 1_200_000);
 
   it('agrees with the flags after restore, revert and prune-history', async () => {

@@ -130,7 +130,10 @@ describe('scheduled sync on two instances (built API, worker thread, shared stor
     const cli = await runCli(['sources'], env);
     expect(cli.code).toBe(0);
     expect(cli.stdout).toContain(`covid ${sources.url('/covid.csv')}\n`);
-    expect(cli.stdout).toContain('  rows:         1 inserted, 1 updated, 0 unchanged, 0 skipped\n');
+    expect(cli.stdout).toContain(
+      '  rows:         1 inserted, 1 updated, 0 unchanged, 0 skipped\n' +
+        '  corrected:    2 figure(s) (docs/corrections.md)\n',
+    );
     expect(cli.stdout).toMatch(/ {2}last import: {2}[0-9a-f-]{36}\n/);
     expect(cli.stdout).toMatch(/ {2}next run: {5}\d{4}-\d\d-\d\dT\d\d:\d\d:[03]0\.000Z\n/);
   });

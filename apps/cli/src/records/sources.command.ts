@@ -12,6 +12,7 @@ function sourceLines(source: SourceStatus, syncing: boolean): string[] {
     `  last attempt: ${source.last_attempt_at ?? '-'}  ${source.outcome ?? 'never run'}`,
     `  last success: ${source.last_success_at ?? '-'}`,
     `  rows:         ${source.rows_inserted} inserted, ${source.rows_updated} updated, ${source.rows_unchanged} unchanged, ${source.rows_skipped} skipped`,
+    `  corrected:    ${source.figures_corrected} figure(s) (docs/corrections.md)`,
     ...(source.last_import_id ? [`  last import:  ${source.last_import_id}`] : []),
     ...(source.last_error ? [`  last error:   ${source.last_error}`] : []),
     ...(source.next_run_at ? [`  next run:     ${source.next_run_at}`] : []),
