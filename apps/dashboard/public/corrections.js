@@ -66,11 +66,13 @@ export function weekMarks(history, key, corrections, from) {
     lines.push(...[...found].reverse().map(correctionLine));
     if (flags.includes('corrected') && found.length === 0) lines.push(t('correctionsOlder'));
     const { monday, sunday } = isoWeek(week);
+    const span = { from: formatDate(monday), to: formatDate(sunday) };
     marks.push({
       time: toTime(week),
       key: week,
       kinds,
-      tip: { title: t('weekOf')(formatDate(monday), formatDate(sunday)), lines },
+      span,
+      tip: { title: t('weekOf')(span.from, span.to), lines },
     });
   }
   return marks;

@@ -1,12 +1,19 @@
 import { join } from 'node:path';
 import { Browser, Page } from 'playwright-core';
-import { OUTPUT, expectCleanText, open, serveToBrowser } from '../../support/dashboard-browser';
+import {
+  OUTPUT,
+  PHONE,
+  expectCleanText,
+  open,
+  serveToBrowser,
+} from '../../support/dashboard-browser';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
 /*
  * The country page's marks and corrections in headless Chromium: figures written through the
  * API, one day with negative new cases, then one record corrected (PUT); the weekly route's
- * `flags` and the corrections route drive the marks, their tips and the table.
+ * `flags` and the corrections route drive the marks, their tips and the table. A long range
+ * with many flagged weeks checks that marks too close together are drawn as one.
  */
 const PORT = 3244;
 const FIRST_DAY = Date.UTC(2023, 1, 27); // A Monday: weeks end on 03-05, 03-12, 03-19, 03-26.
@@ -14,6 +21,10 @@ const DAYS = 28;
 const NEGATIVE_DAY = '2023-03-08';
 const CORRECTED_DAY = '2023-03-15';
 const day = (i: number) => new Date(FIRST_DAY + i * 86_400_000).toISOString().slice(0, 10);
+// Two years of Brazil (Monday 2021-01-04 on): a negative Wednesday every week the first year,
+// every other week the second, many more marks than the chart has room for side by side.
+const LONG_FIRST_DAY = Date.UTC(2021, 0, 4);
+const LONG_WEEKS = 104;
 
 interface Correction {
   at: string;
@@ -43,6 +54,44 @@ function records(country: string, negative = false) {
   });
 }
 
+/** Brazil's long range: -5 cases on the Wednesdays `negativeWeek` picks, else 100 a day. */
+function longRecords(negativeWeek: (week: number) => boolean) {
+  let cases = 0;
+  return Array.from({ length: LONG_WEEKS * 7 }, (_, i) => {
+    const week = Math.floor(i / 7);
+    const newCases = i % 7 === 2 && negativeWeek(week) ? -5 : 100;
+    cases += newCases;
+    return {
+      date: new Date(LONG_FIRST_DAY + i * 86_400_000).toISOString().slice(0, 10),
+      country: 'Brazil',
+      new_cases: newCases,
+      total_cases: cases,
+      new_deaths: 1,
+      total_deaths: i + 1,
+    };
+  });
+}
+
+/** The pairs of visible marks of a chart whose boxes overlap, by their `data-key`. */
+function overlaps(page: Page, chart: string): Promise<string[]> {
+  return page.$$eval(`#${chart} .mark`, (buttons) => {
+    const boxes = buttons
+      .map((b) => ({ key: String(b.getAttribute('data-key')), box: b.getBoundingClientRect() }))
+      .filter(({ box }) => box.width > 0 && box.height > 0);
+    const found: string[] = [];
+    for (const [i, a] of boxes.entries())
+      for (const b of boxes.slice(i + 1))
+        if (
+          a.box.left < b.box.right &&
+          b.box.left < a.box.right &&
+          a.box.top < b.box.bottom &&
+          b.box.top < a.box.bottom
+        )
+          found.push(`${a.key} ${b.key}`);
+    return found;
+  });
+}
+
 /** The marks of a chart: their week (`data-key`) and glyph classes. */
 function marks(page: Page, chart: string): Promise<[string, string][]> {
   return page.$$eval(`#${chart} .mark`, (buttons) =>
@@ -61,11 +110,16 @@ describe('dashboard: weeks with negative or corrected figures, and the latest co
 
   beforeAll(async () => {
     t = await bootTestApp();
-    // COVID: Chile with a negative day, Peru without; MPOX: Chile without.
-    const covid = [...records('Chile', true), ...records('Peru')];
+    // COVID: Chile with a negative day, Peru without, Brazil's long range; MPOX: Chile and
+    // Brazil without.
+    const covid = [
+      ...records('Chile', true),
+      ...records('Peru'),
+      ...longRecords((week) => week < 52 || week % 2 === 0),
+    ];
     for (const [disease, body] of [
       ['covid', covid],
-      ['mpox', records('Chile')],
+      ['mpox', [...records('Chile'), ...records('Brazil')]],
     ] as const) {
       const written = await t.http.post(`/api/${disease}/data/bulk`).set(t.auth()).send(body);
       expect(written.status).toBe(200);
@@ -155,6 +209,67 @@ describe('dashboard: weeks with negative or corrected figures, and the latest co
     expect((await deathsTip.innerText()).split('\n')).toEqual(lines);
     await expectCleanText(page);
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('groups the marks that would overlap on a long range into one, again on resizing', async () => {
+    const { page, problems } = await open(browser, url('country/Brazil'));
+    await page.waitForSelector('#country-cases .mark');
+    await page.selectOption('#country-range', 'all');
+    // The first flagged week (the first one shown, alone or first of a group) is a year back.
+    await page.waitForSelector('#country-cases .mark[data-key="2021-01-10"]');
+    expect(await overlaps(page, 'country-cases')).toEqual([]);
+    const clusters = page.locator('#country-cases .mark.cluster');
+    expect(await clusters.count()).toBeGreaterThan(0);
+    // Fewer buttons to Tab through than flagged weeks (78), none hidden under another.
+    expect(await page.locator('#country-cases .mark').count()).toBeLessThan(78);
+
+    const first = page.locator('#country-cases .mark[data-key="2021-01-10"]');
+    expect(await first.getAttribute('class')).toBe('mark negative cluster');
+    await first.focus();
+    const tip = page.locator('#country-cases .tip');
+    expect(await tip.isVisible()).toBe(true);
+    const lines = (await tip.innerText()).split('\n');
+    const weeks = lines.length - 1;
+    expect(weeks).toBeGreaterThan(1);
+    expect(lines[0]).toMatch(
+      new RegExp(`^${weeks} semaines du 4 janv\\. 2021 au \\d+ janv\\. 2021$`),
+    );
+    expect(lines[1]).toBe(
+      'Semaine du 4 janv. 2021 au 10 janv. 2021 : Nouveaux cas négatifs un jour',
+    );
+    expect(await first.getAttribute('aria-label')).toBe(lines.join(' ; '));
+    await page.screenshot({ path: join(OUTPUT, 'country-long-range-desktop.png') });
+
+    // On a phone, many more weeks per mark: grouped again, still apart, the tip's list capped.
+    const wide = await page.locator('#country-cases .mark').count();
+    await page.setViewportSize(PHONE);
+    await page.waitForFunction(
+      (before) => document.querySelectorAll('#country-cases .mark').length < before,
+      wide,
+    );
+    expect(await overlaps(page, 'country-cases')).toEqual([]);
+    await first.focus();
+    const capped = (await tip.innerText()).split('\n');
+    const count = Number(/^(\d+) semaines du 4 janv\. 2021 au /.exec(capped[0])?.[1]);
+    expect(count).toBeGreaterThan(8);
+    expect(capped).toHaveLength(9);
+    expect(capped[1]).toBe(lines[1]);
+    expect(capped[8]).toBe(`… et ${count - 7} autres`);
+    await page.screenshot({ path: join(OUTPUT, 'country-long-range-phone.png') });
+    await expectCleanText(page);
+    expect(problems).toEqual([]);
+
+    const english = await open(browser, url('country/Brazil', 'en'));
+    await english.page.waitForSelector('#country-cases .mark');
+    await english.page.selectOption('#country-range', 'all');
+    const firstInEnglish = english.page.locator('#country-cases .mark[data-key="2021-01-10"]');
+    await firstInEnglish.focus();
+    const inEnglish = (await english.page.locator('#country-cases .tip').innerText()).split('\n');
+    expect(inEnglish[0]).toMatch(new RegExp(`^${weeks} weeks from 4 Jan 2021 to \\d+ Jan 2021$`));
+    expect(inEnglish[1]).toBe('Week from 4 Jan 2021 to 10 Jan 2021: Negative new cases on a day');
+    expect(english.problems).toEqual([]);
+    await english.page.close();
     await page.close();
   });
 
