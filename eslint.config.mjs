@@ -4,7 +4,15 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'eslint.config.mjs', 'test/jest-e2e.config.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'eslint.config.mjs',
+      'test/jest-e2e.config.js',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   prettier,
@@ -13,9 +21,52 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  {
+    // The dashboard's browser scripts: plain ES modules, no type information.
+    files: ['apps/dashboard/public/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'navigator',
+          'location',
+          'history',
+          'fetch',
+          'URL',
+          'URLSearchParams',
+          'Element',
+          'HTMLElement',
+          'Intl',
+          'localStorage',
+          'matchMedia',
+          'requestAnimationFrame',
+          'ResizeObserver',
+          'AbortController',
+          'console',
+          'setTimeout',
+          'clearTimeout',
+          'uPlot',
+          'getComputedStyle',
+          'CustomEvent',
+          'Event',
+          'performance',
+          'sessionStorage',
+          'topojson',
+          'd3',
+        ].map((name) => [name, 'readonly']),
+      ),
     },
   },
   {
@@ -28,7 +79,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: '^(\\.\\./)+(apps|libs)/',
-              message: 'Import the apps through @api/... or @cli/..., the libraries through @app/....',
+              message:
+                'Import the apps through @api/... or @cli/..., the libraries through @app/....',
             },
           ],
         },
