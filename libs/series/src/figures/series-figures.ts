@@ -1,6 +1,6 @@
 import { ApiError, MESSAGES, addDays, problemMessage } from '@app/common';
 import { Region, countryLookupKey, regionNamed, resolveCountry } from '@app/countries';
-import { PopulationRow } from '@app/database';
+import { PopulationRow, FigureRange, FiguresRepository } from '@app/database';
 import { ConcurrencyLimit } from '../concurrency-limit';
 import { ListFormat, listChunks, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
@@ -17,7 +17,6 @@ import {
 import { FigureCursor, decodeFigureCursor, encodeFigureCursor } from './figure-cursor';
 import { DEFAULT_MAP_METRIC, METRICS, Metric, isMetric, parseMetrics } from './figure-metrics';
 import { roundFigure } from './figure-rounding';
-import { FigureRange, FiguresRepository } from './figures.repository';
 import { PageInputs, PageMemo } from './page-memo';
 import { PopulationTable } from './population-table';
 import { FLAG_SEPARATOR, FigureFlag, flagsByDate } from './figure-flags';

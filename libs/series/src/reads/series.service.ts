@@ -1,16 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, MESSAGES, addDays } from '@app/common';
 import { WORLD, countryLookupKey, regionNamed, resolveCountry } from '@app/countries';
-import { PopulationRow, isUniqueViolation } from '@app/database';
-import { ConcurrencyLimit } from '../concurrency-limit';
-import { ChangeFeedPage, ChangeFeedQuery } from '../history/change-feed';
-import { RevisionReads } from '../history/revision-reads.service';
-import { ListColumns, ListFormat, listText } from '../list-format';
-import { CachedValue, ReadCache } from '../read-cache';
-import { weeklySeries } from '../weekly/weekly-series';
-import { SeriesCorrections, correctedOfAny } from '../history/series-corrections';
-import { FigureBody, FigureQuery, MapQuery, SeriesFigures } from '../figures/series-figures';
 import {
+  PopulationRow,
+  isUniqueViolation,
   ChangeOrigin,
   CountryListItem,
   CountryLatest,
@@ -23,10 +16,18 @@ import {
   SeriesRecord,
   SeriesSummary,
   Totals,
-} from '../series.types';
+  RecordReadsRepository,
+} from '@app/database';
+import { ConcurrencyLimit } from '../concurrency-limit';
+import { ChangeFeedPage, ChangeFeedQuery } from '../history/change-feed';
+import { RevisionReads } from '../history/revision-reads.service';
+import { ListColumns, ListFormat, listText } from '../list-format';
+import { CachedValue, ReadCache } from '../read-cache';
+import { weeklySeries } from '../weekly/weekly-series';
+import { SeriesCorrections, correctedOfAny } from '../history/series-corrections';
+import { FigureBody, FigureQuery, MapQuery, SeriesFigures } from '../figures/series-figures';
 import { RecordWriter } from '../writes/record-writer.service';
 import { ListBody, RecordLists } from './record-lists.service';
-import { RecordReadsRepository } from './record-reads.repository';
 
 export const LATEST_COUNT = 10;
 export const COUNTRY_WINDOW_DAYS = 30;

@@ -1,16 +1,22 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { isUniqueViolation, listChunks, placeholders, writeTransaction } from '@app/database';
-import { canonicalCountryName } from '@app/countries';
-import { countryKey } from '@app/common';
 import {
+  isUniqueViolation,
+  listChunks,
+  placeholders,
+  writeTransaction,
   IN_LIST,
   RECORD_COLUMNS_SQL,
   Row,
   recordValuesOf,
   withCanonicalCountry,
-} from '../record-rows';
-import { RecordValues, SeriesDefinition } from '../series.types';
-import { RecordWritesRepository } from './record-writes.repository';
+  RecordValues,
+  SeriesDefinition,
+  RecordWritesRepository,
+  NewRevision,
+  RevisionRepository,
+} from '@app/database';
+import { canonicalCountryName } from '@app/countries';
+import { countryKey } from '@app/common';
 import {
   PlannedStep,
   REVERT_ACTOR,
@@ -20,7 +26,6 @@ import {
   planRecord,
   recordKey,
 } from '../history/revert-plan';
-import { NewRevision, RevisionRepository } from '../history/revision.repository';
 
 /** Runs of a revert whose write met a key taken meanwhile (MySQL): the next run sees it. */
 const CLASH_ATTEMPTS = 3;

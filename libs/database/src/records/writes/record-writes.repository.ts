@@ -1,12 +1,8 @@
 import { DataSource, EntityManager } from 'typeorm';
-import {
-  lastInsertIdSql,
-  listChunks,
-  placeholders,
-  withDeadline,
-  writeBatch,
-  writeTransaction,
-} from '@app/database';
+import { lastInsertIdSql, writeBatch } from '../../write-batch';
+import { listChunks, placeholders } from '../../sql-lists';
+import { withDeadline } from '../../database-deadline';
+import { writeTransaction } from '../../write-transaction';
 import { NewRevision, RevisionRepository } from '../history/revision.repository';
 import {
   INSERT_COLUMNS,
