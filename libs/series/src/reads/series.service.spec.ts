@@ -112,7 +112,7 @@ describe('SeriesService writes and the read cache', () => {
         ]),
       between: () => Promise.resolve([]),
     });
-    await expect(service.stats('Chile')).rejects.toEqual(
+    await expect(service.places.stats('Chile')).rejects.toEqual(
       ApiError.notFound(MESSAGES.countryNotFound),
     );
   });
