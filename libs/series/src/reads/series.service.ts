@@ -3,6 +3,7 @@ import { ApiError, MESSAGES, addDays } from '@app/common';
 import { WORLD, countryLookupKey, regionNamed, resolveCountry } from '@app/countries';
 import {
   PopulationRow,
+  isUniqueViolation,
   ChangeOrigin,
   ListQuery,
   RECORD_COLUMNS,
@@ -25,7 +26,6 @@ import { FigureBody, FigureQuery, MapQuery, SeriesFigures } from '../figures/ser
 import { RecordWriter } from '../writes/record-writer.service';
 import { ListBody, RecordLists } from './record-lists.service';
 import { CountryAnswers } from './country-answers';
-import { refusedAs409, toValues } from '../writes/record-bodies';
 
 export const LATEST_COUNT = 10;
 export const COUNTRY_WINDOW_DAYS = 30;
@@ -311,4 +311,26 @@ function sumTotals(records: SeriesRecord[]): Totals {
     }),
     { total_cases: 0, total_deaths: 0 },
   );
+}
+
+/** Only the stored fields: a body's legacy fields (`total_recovered`...) are dropped here. */
+function toValues(body: RecordValues): RecordValues {
+  return {
+    date: body.date,
+    country: body.country.trim(),
+    total_cases: body.total_cases,
+    new_cases: body.new_cases,
+    total_deaths: body.total_deaths,
+    new_deaths: body.new_deaths,
+  };
+}
+
+/** A duplicate country and date, refused by the unique index: 409. */
+async function refusedAs409<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw ApiError.conflict(MESSAGES.duplicateRecord);
+    throw error;
+  }
 }
