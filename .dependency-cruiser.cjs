@@ -55,6 +55,16 @@ module.exports = {
       to: { path: '^libs/[^/]+/src/', pathNot: ['^libs/$1/', '^libs/[^/]+/src/index\\.ts$'] },
     },
     {
+      name: 'repositories-live-in-database',
+      severity: 'error',
+      comment:
+        'Persistence has one home (decision 0035): a repository, like every file that builds or ' +
+        'runs SQL, lives under libs/database/src; the other libraries and the apps import it ' +
+        'through `@app/database`.',
+      from: { path: '\\.repository\\.ts$', pathNot: '^libs/database/src/' },
+      to: {},
+    },
+    {
       name: 'no-orphans',
       severity: 'error',
       comment: 'A file that nothing imports and that imports nothing: left over, or not wired in.',

@@ -14,3 +14,4 @@ export * from './write-transaction';
 export * from './write-batch';
 export * from './population';
 export * from './sql-lists';
+export * from './records';

@@ -4,12 +4,12 @@ import { DataSource } from 'typeorm';
 import { AppConfig, InjectConfig } from '@app/config';
 import {
   ChangeOrigin,
-  RecordReadsRepository,
   RecordWriter,
   SeriesDefinition,
   announcingNotice,
   recordProblems,
 } from '@app/series';
+import { RecordReadsRepository } from '@app/database';
 import { ImportError } from './import-error';
 import { describeError, importActor } from '@app/common';
 import { interruptedBy } from './import-error';

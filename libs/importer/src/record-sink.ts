@@ -1,10 +1,5 @@
-import {
-  BulkWriteOptions,
-  ChangeOrigin,
-  RecordValues,
-  RecordWriter,
-  UpsertCounts,
-} from '@app/series';
+import { BulkWriteOptions, ChangeOrigin, RecordValues, RecordWriter } from '@app/series';
+import { UpsertCounts } from '@app/database';
 import { ChunkChannel } from './chunk-channel';
 import { ImportProgress } from './import-progress';
 

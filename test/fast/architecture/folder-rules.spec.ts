@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -30,6 +38,10 @@ const CLEAN: Record<string, string> = {
   'apps/app/src/a/a.ts': "import { b } from '../b/b';\nexport const a = b;\n",
   'apps/app/src/b/b.ts': "import { part } from '@app/lib';\nexport const b = part;\n",
   'bench/src/bench.ts': "import { part } from '@app/lib';\nexport const bench = part;\n",
+  // A repository in the one home of persistence.
+  'libs/database/src/index.ts': "export * from './records/record.repository';\n",
+  'libs/database/src/records/record.repository.ts':
+    "import { join } from 'node:path';\nexport const record = join;\n",
 };
 
 describe('the folder rules (npm run lint:architecture, .dependency-cruiser.cjs)', () => {
@@ -67,7 +79,8 @@ describe('the folder rules (npm run lint:architecture, .dependency-cruiser.cjs)'
       'apps/app/src/e/e.ts': "import { f } from './f';\nexport const e = f;\n",
       'apps/app/src/e/f.ts': "import { e } from './e';\nexport const f = e;\n",
       'apps/app/src/main.ts':
-        "import { a } from './a/a';\nimport { e } from './e/e';\nexport const main = [a, e];\n",
+        "import { a } from './a/a';\nimport { e } from './e/e';\nimport { g } from './g/record.repository';\n" +
+        'export const main = [a, e, g];\n',
       // A library that imports an application, and an application one of a library's files.
       'libs/lib/src/parts/part.ts':
         "import { b } from '../../../../apps/app/src/b/b';\nexport const part = b;\n",
@@ -75,6 +88,9 @@ describe('the folder rules (npm run lint:architecture, .dependency-cruiser.cjs)'
         "import { part } from '../../libs/lib/src/parts/part';\nexport const bench = part;\n",
       // A file nothing imports and that imports nothing.
       'apps/app/src/a/left-over.ts': 'export {};\n',
+      // A repository outside libs/database.
+      'apps/app/src/g/record.repository.ts':
+        "import { part } from '@app/lib';\nexport const g = part;\n",
     });
     expect(code).not.toBe(0);
     expect(report).toMatch(
@@ -89,5 +105,84 @@ describe('the folder rules (npm run lint:architecture, .dependency-cruiser.cjs)'
       'error no-library-internals: bench/src/bench.ts → libs/lib/src/parts/part.ts',
     );
     expect(report).toContain('error no-orphans: apps/app/src/a/left-over.ts');
+    expect(report).toContain(
+      'error repositories-live-in-database: apps/app/src/g/record.repository.ts → libs/lib/src/index.ts',
+    );
+    expect(report).not.toContain('libs/database/src/records/record.repository.ts');
+  });
+});
+
+/** The TypeScript sources under `folders` of `root` (specs left out), relative to `root`. */
+function sources(root: string, folders: string[]): string[] {
+  return folders
+    .filter((folder) => existsSync(join(root, folder)))
+    .flatMap((folder) =>
+      readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' }).map((file) =>
+        join(folder, file).split('\\').join('/'),
+      ),
+    )
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts'))
+    .sort();
+}
+
+/**
+ * The sources outside libs/database/src that send SQL of their own (`.query(`, a query runner).
+ * The applications' two probes are the documented exceptions (docs/development.md).
+ */
+const SQL_PROBES = [
+  'apps/api/src/health/health.service.ts',
+  'apps/api/src/sync/sync-lock.service.ts',
+];
+function sqlOutsideDatabase(root: string): string[] {
+  return sources(root, ['apps', 'libs']).filter(
+    (file) =>
+      !file.startsWith('libs/database/src/') &&
+      !SQL_PROBES.includes(file) &&
+      /\.query\s*[<(]|createQueryRunner\s*\(/.test(readFileSync(join(root, file), 'utf8')),
+  );
+}
+
+/** The sources of more than `max` lines. */
+function longerThan(root: string, max: number): string[] {
+  return sources(root, ['apps', 'libs']).filter(
+    (file) => readFileSync(join(root, file), 'utf8').split('\n').length - 1 > max,
+  );
+}
+
+describe('the house rules a scan keeps (decision 0035, issue 46)', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'house-rules-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  function tree(files: Record<string, string>): void {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+  }
+
+  it('finds SQL sent from outside libs/database, and none in the source', () => {
+    tree({
+      'libs/database/src/records/record.repository.ts': "await manager.query('SELECT 1');\n",
+      'libs/lib/src/misplaced.ts': "await manager.query<Row[]>('SELECT 1');\n",
+      'apps/app/src/runner.ts': 'const runner = dataSource.createQueryRunner();\n',
+      'apps/app/src/reads.ts': 'const query = request.query;\n',
+      'apps/app/src/reads.spec.ts': "await dataSource.query('SELECT 1');\n",
+    });
+    expect(sqlOutsideDatabase(dir)).toEqual([
+      'apps/app/src/runner.ts',
+      'libs/lib/src/misplaced.ts',
+    ]);
+    expect(sqlOutsideDatabase(ROOT)).toEqual([]);
+  });
+
+  it('finds a source over 400 lines, and none in the source', () => {
+    tree({
+      'libs/lib/src/long.ts': 'export {};\n'.repeat(401),
+      'libs/lib/src/full.ts': 'export {};\n'.repeat(400),
+      'libs/lib/src/long.spec.ts': 'export {};\n'.repeat(401),
+    });
+    expect(longerThan(dir, 400)).toEqual(['libs/lib/src/long.ts']);
+    expect(longerThan(ROOT, 400)).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@
  * a transaction that took its revision ids before a shorter one but commits after it still comes
  * after it in the feed (a plain revision-id cursor would skip it for ever).
  */
-import { COVID_SERIES, RevisionRepository } from '@app/series';
+import { COVID_SERIES } from '@app/series';
+import { RevisionRepository } from '@app/database';
 import { SERIES_KEYS, recordBody } from '../../support/fixtures';
 import { DEFAULT_API_TOKENS, TOKENS, TestApp, bootTestApp } from '../../support/test-app';
 import { TEST_DB_TYPE } from '../../support/test-database';

@@ -1,13 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeTransaction } from '@app/database';
-import {
-  COVID_SERIES,
-  LEFTOVER_AFTER_MS,
-  COPY_SWAP_MIN,
-  RecordValues,
-  RevisionPruner,
-} from '@app/series';
+import { writeTransaction, LEFTOVER_AFTER_MS, COPY_SWAP_MIN, RevisionPruner } from '@app/database';
+import { COVID_SERIES, RecordValues } from '@app/series';
 import { cliTestBed } from '../../support/cli-test-bed';
 import { startCli } from '../../support/cli';
 import { TEST_ORIGIN, seedWriter } from '../../support/fixtures';

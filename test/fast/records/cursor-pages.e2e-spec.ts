@@ -1,13 +1,7 @@
 import { MESSAGES, addDays } from '@app/common';
 import { TEST_ORIGIN, seedWriter } from '../../support/fixtures';
-import {
-  COVID_SERIES,
-  LIST_PAGE_SIZE,
-  MPOX_SERIES,
-  RecordValues,
-  RecordReadsRepository,
-  RecordWriter,
-} from '@app/series';
+import { COVID_SERIES, LIST_PAGE_SIZE, MPOX_SERIES, RecordValues, RecordWriter } from '@app/series';
+import { RecordReadsRepository } from '@app/database';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
 type Row = { id: number; date: string; country: string };

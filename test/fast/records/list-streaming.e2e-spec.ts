@@ -4,13 +4,8 @@ import { AddressInfo, Socket, connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addDays } from '@app/common';
 import { CLIENT_TIMEOUTS } from '@api/client-timeouts';
-import {
-  COVID_SERIES,
-  LIST_PAGE_SIZE,
-  MPOX_SERIES,
-  RecordValues,
-  RecordReadsRepository,
-} from '@app/series';
+import { COVID_SERIES, LIST_PAGE_SIZE, MPOX_SERIES, RecordValues } from '@app/series';
+import { RecordReadsRepository } from '@app/database';
 import { TestApp, bootTestApp } from '../../support/test-app';
 import { TEST_DB_TYPE } from '../../support/test-database';
 

@@ -41,7 +41,7 @@ export function SeriesCountriesController(definition: SeriesDefinition): Type<ob
       @ListFormatParam() format: ListFormat,
       @Res({ passthrough: true }) reply: FastifyReply,
     ): Promise<string> {
-      const text = await this.series.countriesText(format);
+      const text = await this.series.places.countriesText(format);
       setListHeaders(reply, format);
       return text;
     }
@@ -60,7 +60,7 @@ export function SeriesCountriesController(definition: SeriesDefinition): Type<ob
     })
     @ApiNotFound(MESSAGES.countryNotFound)
     stats(@Query() { country }: StatsQueryDto): Promise<CountryStatsResponse> {
-      return this.series.stats(country);
+      return this.series.places.stats(country);
     }
   }
   return CountriesController;

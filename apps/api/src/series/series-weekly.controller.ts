@@ -128,7 +128,7 @@ export function SeriesWeeklyController(definition: SeriesDefinition): Type<objec
       @ListFormatParam() format: ListFormat,
       @Res({ passthrough: true }) reply: FastifyReply,
     ): Promise<CachedValue<string>> {
-      const answer = await this.series.countriesList(format);
+      const answer = await this.series.places.countriesList(format);
       setListHeaders(reply, format);
       return answer;
     }

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CORRECTED_FIELDS, CORRECTION_KINDS, FIGURE_FLAGS } from '@app/series';
+import { FIGURE_FLAGS } from '@app/series';
+import { CORRECTED_FIELDS, CORRECTION_KINDS } from '@app/database';
 
 /** An array of figures rounded to 3 decimals, null where one cannot be computed. */
 const NULLABLE_NUMBERS = { type: 'array', items: { type: 'number', nullable: true } } as const;

@@ -9,8 +9,9 @@ import {
   nextSlot,
   slotStart,
 } from '@app/config';
+import { DataSource } from 'typeorm';
 import { SourceRepository } from '@app/database';
-import { RecordChangeService } from '@app/series';
+import { COVID_SERIES, MPOX_SERIES, RecordChangeService, RecordWriter } from '@app/series';
 import { MetricsService } from '../metrics/metrics.service';
 import { SyncLockService } from './sync-lock.service';
 import { SyncRunner } from './sync-runner.service';
@@ -24,8 +25,9 @@ export type SyncRunResult = 'ran' | 'busy' | 'done-elsewhere' | 'off';
  * The scheduled sync (`SYNC_SOURCES`, `SYNC_INTERVAL`): shortly after start-up, then at each slot
  * of the interval (`sync-schedule.ts`), imports every source from its URL (`SyncRunner`), one
  * instance at a time (`SyncLockService`). A slot whose sources were all attempted already (by
- * another instance) is skipped. After writes, this instance's cached reads are dropped and the
- * others are told (the change announcements), so that every instance serves the new figures.
+ * another instance) is skipped. After writes, each series' write path (`RecordWriter.written`)
+ * drops this instance's cached reads and tells the others, so that every instance serves the new
+ * figures.
  */
 @Injectable()
 export class SyncService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -34,6 +36,8 @@ export class SyncService implements OnApplicationBootstrap, OnApplicationShutdow
   private running?: Promise<SyncRunResult>;
   private readonly stop = new AbortController();
   private next?: number;
+  /** The write paths the worker's imports are made known through, by series key. */
+  private readonly writers: Map<string, RecordWriter>;
 
   constructor(
     @InjectConfig() config: AppConfig,
@@ -41,10 +45,17 @@ export class SyncService implements OnApplicationBootstrap, OnApplicationShutdow
     private readonly lock: SyncLockService,
     private readonly runner: SyncRunner,
     private readonly sources: SourceRepository,
-    private readonly changes: RecordChangeService,
+    dataSource: DataSource,
+    changes: RecordChangeService,
     private readonly metrics: MetricsService,
   ) {
     this.sync = config.sync;
+    this.writers = new Map(
+      [COVID_SERIES, MPOX_SERIES].map((series) => [
+        series.key,
+        RecordWriter.open(dataSource, series, changes),
+      ]),
+    );
   }
 
   get config(): SyncConfig | undefined {
@@ -157,7 +168,7 @@ export class SyncService implements OnApplicationBootstrap, OnApplicationShutdow
         .filter((r) => r.outcome !== 'unchanged')
         .flatMap((r) => (r.dataset === 'population' ? ['covid', 'mpox'] : [r.dataset])),
     );
-    written.forEach((dataset) => this.changes.written(dataset));
+    for (const dataset of written) await this.writers.get(dataset)?.written();
     for (const run of runs) {
       const line = `sync ${run.dataset} ${sourceName(run.url)}: ${run.outcome}, ${run.written} record(s) written, ${run.corrected.toLocaleString('en-US')} figures corrected${run.error ? `: ${run.error}` : ''}`;
       if (run.outcome === 'failed') this.logger.warn(line);

@@ -6,11 +6,11 @@ import {
   ListFilter,
   ListFormat,
   RECORD_COLUMNS,
-  RecordReadsRepository,
   SeriesDefinition,
   SeriesRecord,
   listChunks,
 } from '@app/series';
+import { RecordReadsRepository } from '@app/database';
 import { CliError } from '../cli-error';
 import { TRIMMED_COLUMNS, csvField } from '@app/importer';
 

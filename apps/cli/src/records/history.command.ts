@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { parseInstant } from '@app/common';
-import { RevertStep, StoredRevision } from '@app/series';
+import { RevertStep } from '@app/series';
+import { StoredRevision } from '@app/database';
 import { CliError } from '../cli-error';
 import { withService } from '../cli-context';
 import { textTable } from '../text-table';

@@ -1,17 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig, InjectConfig } from '@app/config';
-import { isUniqueViolation } from '@app/database';
 import {
+  isUniqueViolation,
   ChangeKind,
   PruneCounts,
+  RevisionPruner,
+  RevisionRepository,
+  StoredRevision,
+} from '@app/database';
+import {
   RecordValues,
   RecordWriter,
   RevertResult,
-  RevisionPruner,
-  RevisionRepository,
   SeriesDefinition,
-  StoredRevision,
   announcingNotice,
 } from '@app/series';
 import { CliError } from '../cli-error';

@@ -1,12 +1,9 @@
-import { DailyValues } from '../series.types';
+import { FigureDay } from '@app/database';
 import { weekEnd } from './iso-week';
 import { Metric } from './figure-metrics';
 import { perMillion, roundFigure } from './figure-rounding';
 
-/** One day of a place: its record (or a region's sums, with how many countries reported). */
-export interface FigureDay extends DailyValues {
-  countries_reporting?: number;
-}
+export type { FigureDay };
 
 /** A day (or a week) of a place with every figure, unrounded. */
 export interface FigureRow extends FigureDay, Record<Metric, number | null> {

@@ -3,7 +3,7 @@ import { PopulationOf } from './daily-figures';
 import { Metric } from './figure-metrics';
 import { FigurePeriod, figuresOf } from './figure-request';
 import { roundFigure } from './figure-rounding';
-import { KeyedDay } from './figures.repository';
+import { KeyedDay } from '@app/database';
 
 /** A country's value on the public map. */
 export interface MapCountry {

@@ -12,7 +12,7 @@ import {
 } from './daily-figures';
 import { Metric } from './figure-metrics';
 import { FLAG_SEPARATOR, FigureFlag, flagsByDate } from './figure-flags';
-import { FigureRange } from './figures.repository';
+import { FigureRange } from '@app/database';
 import { weekEnd } from './iso-week';
 
 export const FIGURE_PERIODS = ['day', 'week'] as const;

@@ -1,6 +1,6 @@
 import { ApiError, MESSAGES, addDays, problemMessage } from '@app/common';
 import { Region, countryLookupKey, regionNamed, resolveCountry } from '@app/countries';
-import { PopulationRow } from '@app/database';
+import { FiguresRepository, PopulationRow } from '@app/database';
 import { ConcurrencyLimit } from '../concurrency-limit';
 import { ListFormat, listChunks, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
@@ -22,7 +22,6 @@ import {
   rowOutput,
   rowsInRange,
 } from './figure-request';
-import { FiguresRepository } from './figures.repository';
 import { weekEnd } from './iso-week';
 import { PageInputs, PageMemo } from './page-memo';
 import { PopulationTable } from './population-table';

@@ -1,4 +1,4 @@
-import { FeedPosition } from './revision.repository';
+import { FeedPosition } from '@app/database';
 
 /**
  * A change's place in the feed as clients see it: opaque (base64url of `seq.id`, its commit and

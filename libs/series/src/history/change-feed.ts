@@ -1,7 +1,6 @@
 import { ListColumns, ListFormat, listText } from '../list-format';
-import { RECORD_COLUMNS, SeriesRecord } from '../series.types';
 import { encodeChangeCursor } from './change-cursor';
-import { ChangeKind, FeedRevision } from './revision.repository';
+import { RECORD_COLUMNS, SeriesRecord, ChangeKind, FeedRevision } from '@app/database';
 
 /** Changes per page of the feed when the query sets no `limit`, and at most. */
 export const DEFAULT_FEED_LIMIT = 1000;

@@ -1,4 +1,4 @@
-import { CorrectionPosition } from './corrections.repository';
+import { CorrectionPosition } from '@app/database';
 
 /**
  * A correction's place in the list as clients see it: opaque (base64url of `seq.id.field`: its

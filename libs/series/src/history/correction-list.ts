@@ -6,7 +6,7 @@ import {
   CorrectingRevision,
   CorrectionKind,
   CorrectionPosition,
-} from './corrections.repository';
+} from '@app/database';
 
 /** Corrections per page when the query sets no `limit`, and at most. */
 export const DEFAULT_CORRECTIONS_LIMIT = 1000;

@@ -1,6 +1,5 @@
-import { RecordValues } from '../series.types';
 import { PlannedStep, orderWrites, planRecord, recordKey, sameActor } from './revert-plan';
-import { ChangeKind, StoredRevision } from './revision.repository';
+import { RecordValues, ChangeKind, StoredRevision } from '@app/database';
 
 const values = (country: string, total_cases = 1, date = '2022-01-01'): RecordValues => ({
   date,

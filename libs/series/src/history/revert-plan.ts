@@ -1,7 +1,6 @@
 import { countryKey } from '@app/common';
 import { canonicalCountryName } from '@app/countries';
-import { RecordValues } from '../series.types';
-import { ChangeKind, StoredRevision } from './revision.repository';
+import { RecordValues, ChangeKind, StoredRevision } from '@app/database';
 
 /** The actor of the revisions a revert writes. */
 export const REVERT_ACTOR = 'cli:revert';

@@ -1,11 +1,10 @@
 import { ApiError, MESSAGES, parseInstant, problemMessage } from '@app/common';
 import { ConcurrencyLimit } from '../concurrency-limit';
 import { ListFormat } from '../list-format';
-import { RecordRevision } from '../series.types';
 import { checkAsOf, parseAsOf } from './as-of';
 import { decodeChangeCursor } from './change-cursor';
 import { ChangeFeedPage, ChangeFeedQuery, DEFAULT_FEED_LIMIT, changeFeedPage } from './change-feed';
-import { RevisionRepository } from './revision.repository';
+import { RecordRevision, RevisionRepository } from '@app/database';
 
 /** The reads of a series' history: the change feed, a record's revisions, `as_of` checks. */
 export class RevisionReads {

@@ -1,7 +1,6 @@
 import { ApiError, MESSAGES, parseInstant, problemMessage } from '@app/common';
 import { countryLookupKey } from '@app/countries';
 import { ConcurrencyLimit } from '../concurrency-limit';
-import { VersionedMemo } from '../versioned-memo';
 import { ListFormat } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
 import { decodeCorrectionCursor } from './correction-cursor';
@@ -14,7 +13,7 @@ import {
   correctionsPage,
   publicCorrection,
 } from './correction-list';
-import { CorrectionFilter, CorrectionsRepository } from './corrections.repository';
+import { VersionedMemo, CorrectionFilter, CorrectionsRepository } from '@app/database';
 
 /** The query of `GET /<key>/corrections`, validated in form by the API's DTO. */
 export interface CorrectionsQuery {

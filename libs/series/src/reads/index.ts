@@ -1,4 +1,4 @@
 export * from './record-lists.service';
-export * from './record-reads.repository';
 export * from './series.module';
 export * from './series.service';
+export * from './country-answers';

@@ -2,11 +2,18 @@ import { ApiError, MESSAGES, problemMessage } from '@app/common';
 import { countryLookupKey } from '@app/countries';
 import { ConcurrencyLimit } from '../concurrency-limit';
 import { asOfInstant, RevisionReads } from '../history/revision-reads.service';
-import { ListCursor, decodeCursor, encodeCursor } from '../list-cursor';
 import { ListFormat, listChunks, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
-import { ListFilter, ListQuery, RECORD_COLUMNS, SeriesRecord } from '../series.types';
-import { RecordReadsRepository } from './record-reads.repository';
+import {
+  ListCursor,
+  decodeCursor,
+  encodeCursor,
+  ListFilter,
+  ListQuery,
+  RECORD_COLUMNS,
+  SeriesRecord,
+  RecordReadsRepository,
+} from '@app/database';
 
 /** Records in a list whose query sets no `limit`. */
 export const DEFAULT_LIST_LIMIT = 100;

@@ -1,14 +1,17 @@
 import { DynamicModule, Inject, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '@app/config';
-import { DEFAULT_POOL_SIZE, PopulationRepository } from '@app/database';
+import {
+  DEFAULT_POOL_SIZE,
+  PopulationRepository,
+  SeriesDefinition,
+  RecordReadsRepository,
+} from '@app/database';
 import { ConcurrencyLimit } from '../concurrency-limit';
 import { READ_CACHE_COUNTS, ReadCache, ReadCacheCounters } from '../read-cache';
-import { SeriesDefinition } from '../series.types';
 import { RecordChangeModule } from '../writes/record-change.module';
 import { RecordChangeService } from '../writes/record-change.service';
 import { RecordWriter } from '../writes/record-writer.service';
-import { RecordReadsRepository } from './record-reads.repository';
 import { SeriesService } from './series.service';
 
 export const seriesServiceToken = (key: SeriesDefinition['key']): string => `SeriesService:${key}`;

@@ -1,12 +1,14 @@
 import { ApiError, MESSAGES } from '@app/common';
-import { DatabaseDeadlineError } from '@app/database';
-import { BulkLoadRepository } from '../bulk/bulk-load.repository';
+import {
+  DatabaseDeadlineError,
+  COVID_SERIES,
+  RecordWritesRepository,
+  RecordReadsRepository,
+  BulkLoadRepository,
+} from '@app/database';
 import { RecordReverter } from '../writes/record-reverter';
 import { ReadCache } from '../read-cache';
-import { COVID_SERIES } from '../series.types';
 import { RecordWriter } from '../writes/record-writer.service';
-import { RecordWritesRepository } from '../writes/record-writes.repository';
-import { RecordReadsRepository } from './record-reads.repository';
 import { SeriesService } from './series.service';
 
 /**
@@ -110,7 +112,7 @@ describe('SeriesService writes and the read cache', () => {
         ]),
       between: () => Promise.resolve([]),
     });
-    await expect(service.stats('Chile')).rejects.toEqual(
+    await expect(service.places.stats('Chile')).rejects.toEqual(
       ApiError.notFound(MESSAGES.countryNotFound),
     );
   });

@@ -1,20 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, MESSAGES, addDays } from '@app/common';
 import { WORLD, countryLookupKey, regionNamed, resolveCountry } from '@app/countries';
-import { PopulationRow, isUniqueViolation } from '@app/database';
-import { ConcurrencyLimit } from '../concurrency-limit';
-import { ChangeFeedPage, ChangeFeedQuery } from '../history/change-feed';
-import { RevisionReads } from '../history/revision-reads.service';
-import { ListColumns, ListFormat, listText } from '../list-format';
-import { CachedValue, ReadCache } from '../read-cache';
-import { weeklySeries } from '../weekly/weekly-series';
-import { SeriesCorrections, correctedOfAny } from '../history/series-corrections';
-import { FigureBody, FigureQuery, MapQuery, SeriesFigures } from '../figures/series-figures';
 import {
+  PopulationRow,
+  isUniqueViolation,
   ChangeOrigin,
-  CountryListItem,
-  CountryLatest,
-  CountryStats,
   ListQuery,
   RECORD_COLUMNS,
   RecordRevision,
@@ -23,34 +13,27 @@ import {
   SeriesRecord,
   SeriesSummary,
   Totals,
-} from '../series.types';
+  RecordReadsRepository,
+} from '@app/database';
+import { ConcurrencyLimit } from '../concurrency-limit';
+import { ChangeFeedPage, ChangeFeedQuery } from '../history/change-feed';
+import { RevisionReads } from '../history/revision-reads.service';
+import { ListFormat, listText } from '../list-format';
+import { CachedValue, ReadCache } from '../read-cache';
+import { weeklySeries } from '../weekly/weekly-series';
+import { SeriesCorrections, correctedOfAny } from '../history/series-corrections';
+import { FigureBody, FigureQuery, MapQuery, SeriesFigures } from '../figures/series-figures';
 import { RecordWriter } from '../writes/record-writer.service';
 import { ListBody, RecordLists } from './record-lists.service';
-import { RecordReadsRepository } from './record-reads.repository';
+import { CountryAnswers } from './country-answers';
 
 export const LATEST_COUNT = 10;
 export const COUNTRY_WINDOW_DAYS = 30;
-export const STATS_WINDOW_DAYS = 7;
 export const TOP_COUNTRIES = 5;
 export { MAX_BULK_RECORDS } from '@app/common';
 
 /** The public answers that depend on nothing but the data. */
 type PublicAnswer = 'latest' | 'totals' | 'summary';
-
-const COUNTRY_LIST_COLUMNS: ListColumns<CountryListItem> = [
-  'country',
-  'iso2',
-  'iso3',
-  'records',
-  'first_date',
-  'last_date',
-];
-const COUNTRY_LATEST_COLUMNS: ListColumns<CountryLatest> = [
-  'country',
-  'date',
-  'total_cases',
-  'total_deaths',
-];
 
 /** How a SeriesService is wired beyond its table (SeriesModule sets them from the configuration). */
 export interface SeriesServiceOptions {
@@ -78,6 +61,8 @@ export class SeriesService {
   private readonly listPages: ConcurrencyLimit;
   private readonly lists: RecordLists;
   private readonly revisions: RevisionReads;
+  /** The lists of countries and a country's stats. */
+  readonly places: CountryAnswers;
   /** The derived series: `/series`, the public map, the weekly answers' figures. */
   readonly figures: SeriesFigures;
   /** The corrections: `/corrections`, a country's latest, the series' flags. */
@@ -93,6 +78,7 @@ export class SeriesService {
     this.listPages = options.listPages ?? new ConcurrencyLimit(Infinity);
     this.revisions = new RevisionReads(repository.revisions, this.listPages);
     this.lists = new RecordLists(repository, this.revisions, this.cache, this.listPages);
+    this.places = new CountryAnswers(repository, this.cache);
     this.corrections = new SeriesCorrections(
       repository.corrections,
       this.cache,
@@ -256,60 +242,6 @@ export class SeriesService {
   /** The public map (see `SeriesFigures.mapJson`). */
   mapJson(query: MapQuery): Promise<CachedValue<string>> {
     return this.figures.mapJson(query);
-  }
-
-  /**
-   * Each country's most recent totals, by name: the public pages' country picker and table of
-   * countries; cached as text in `format`.
-   */
-  countriesList(format: ListFormat): Promise<CachedValue<string>> {
-    return this.cache.getCached(`${format}:countries`, async () => {
-      const latest = await this.repository.latestPerCountry();
-      const list: CountryLatest[] = latest
-        .map(({ country, date, total_cases, total_deaths }) => ({
-          country,
-          date,
-          total_cases,
-          total_deaths,
-        }))
-        .sort((a, b) => a.country.localeCompare(b.country, 'en'));
-      return listText(format, COUNTRY_LATEST_COLUMNS, list);
-    });
-  }
-
-  /** Each place with its ISO codes (null for a place that is not a country, e.g. a ship). */
-  async countries(): Promise<CountryListItem[]> {
-    return (await this.repository.countries()).map(({ country, ...rest }) => {
-      const identity = resolveCountry(country);
-      return { country, iso2: identity?.iso2 ?? null, iso3: identity?.iso3 ?? null, ...rest };
-    });
-  }
-
-  /** `countries()` as text in `format` (read from the database each time, like `countries()`). */
-  async countriesText(format: ListFormat): Promise<string> {
-    return listText(format, COUNTRY_LIST_COLUMNS, await this.countries());
-  }
-
-  async stats(country: string): Promise<CountryStats> {
-    const key = countryLookupKey(country);
-    const [summary] = await this.repository.countries(key);
-    if (!summary) throw ApiError.notFound(MESSAGES.countryNotFound);
-    const [latest] = await this.repository.between(key, summary.last_date, summary.last_date);
-    // Deleted or moved by a concurrent write between the two queries: as if never there.
-    if (!latest) throw ApiError.notFound(MESSAGES.countryNotFound);
-    const week = await this.repository.sumNew(
-      key,
-      addDays(summary.last_date, 1 - STATS_WINDOW_DAYS),
-      summary.last_date,
-    );
-    return {
-      ...summary,
-      total_cases: latest.total_cases,
-      total_deaths: latest.total_deaths,
-      new_cases_7d: week.new_cases,
-      new_deaths_7d: week.new_deaths,
-      case_fatality_rate: latest.total_cases > 0 ? latest.total_deaths / latest.total_cases : null,
-    };
   }
 
   /**

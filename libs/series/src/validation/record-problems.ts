@@ -1,5 +1,4 @@
 import { FieldProblem, problemMessage } from '@app/common';
-import { RecordValues } from '../series.types';
 import {
   checkApiDate,
   checkCount,
@@ -7,6 +6,7 @@ import {
   checkDailyFigure,
   checkRecordCountry,
 } from './record-rules';
+import { RecordValues } from '@app/database';
 
 /**
  * The problems of a record built outside HTTP (the command line's imports), worded as in a 400

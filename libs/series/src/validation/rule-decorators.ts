@@ -8,12 +8,12 @@ import {
   checkRecordCountry,
 } from './record-rules';
 import { parseAsOf } from '../history/as-of';
-import { decodeCursor } from '../list-cursor';
 import { decodeChangeCursor } from '../history/change-cursor';
 import { decodeCorrectionCursor } from '../history/correction-cursor';
 import { LIST_FORMATS, isListFormat } from '../list-format';
 import { parseMetrics } from '../figures/figure-metrics';
 import { decodeFigureCursor } from '../figures/figure-cursor';
+import { decodeCursor } from '@app/database';
 
 type Rule = (value: unknown, field: string) => FieldProblem | undefined;
 

@@ -1,7 +1,7 @@
-import { DailyValues, WeeklySeries } from '../series.types';
 import { PopulationOf, dailyFigures, weeklyFigures } from '../figures/daily-figures';
 import { roundFigure } from '../figures/figure-rounding';
 import { flagsByDate } from '../figures/figure-flags';
+import { DailyValues, WeeklySeries } from '@app/database';
 
 export { weekEnd } from '../figures/iso-week';
 

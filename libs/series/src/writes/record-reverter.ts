@@ -1,16 +1,14 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { isUniqueViolation, listChunks, placeholders, writeTransaction } from '@app/database';
-import { canonicalCountryName } from '@app/countries';
-import { countryKey } from '@app/common';
 import {
-  IN_LIST,
-  RECORD_COLUMNS_SQL,
-  Row,
-  recordValuesOf,
+  NewRevision,
+  RecordValues,
+  RecordWritesRepository,
+  RevisionRepository,
+  SeriesDefinition,
+  isUniqueViolation,
   withCanonicalCountry,
-} from '../record-rows';
-import { RecordValues, SeriesDefinition } from '../series.types';
-import { RecordWritesRepository } from './record-writes.repository';
+  writeTransaction,
+} from '@app/database';
 import {
   PlannedStep,
   REVERT_ACTOR,
@@ -20,7 +18,6 @@ import {
   planRecord,
   recordKey,
 } from '../history/revert-plan';
-import { NewRevision, RevisionRepository } from '../history/revision.repository';
 
 /** Runs of a revert whose write met a key taken meanwhile (MySQL): the next run sees it. */
 const CLASH_ATTEMPTS = 3;
@@ -42,7 +39,6 @@ export interface RevertResult {
  * without locks or writes.
  */
 export class RecordReverter {
-  private readonly table: string;
   private readonly revisions: RevisionRepository;
 
   /** `writes`: the write path's statements, which the revert's own run inside its transaction. */
@@ -51,7 +47,6 @@ export class RecordReverter {
     definition: SeriesDefinition,
     private readonly writes: RecordWritesRepository,
   ) {
-    this.table = writes.table;
     this.revisions = new RevisionRepository(dataSource, definition);
   }
 
@@ -84,7 +79,7 @@ export class RecordReverter {
   ): Promise<RevertStep[]> {
     const mysqlLock = write && this.dataSource.options.type === 'mysql';
     const ids = await this.revisions.recordsChangedBy(actor, since, manager);
-    const current = await this.currentRows(manager, ids, mysqlLock);
+    const current = await this.writes.valuesOf(manager, ids, mysqlLock);
     const histories = await this.revisions.ofRecords(manager, ids);
     const steps: PlannedStep[] = [];
     for (const id of ids) {
@@ -101,25 +96,6 @@ export class RecordReverter {
     const writes = orderWrites(moving, holders, currentKeys);
     if (write && writes.length > 0) await this.apply(manager, writes, current);
     return steps.map(({ target: _target, ...step }) => step);
-  }
-
-  /** The records `ids` that exist, by id; locked on MySQL when `lock`. */
-  private async currentRows(
-    manager: EntityManager,
-    ids: number[],
-    lock: boolean,
-  ): Promise<Map<number, RecordValues>> {
-    const found = new Map<number, RecordValues>();
-    for (const some of listChunks(ids, IN_LIST)) {
-      const rows = await manager.query<Row[]>(
-        `SELECT ${RECORD_COLUMNS_SQL}
-         FROM ${this.table} WHERE id IN (${placeholders(some.length)})
-         ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
-        some,
-      );
-      for (const row of rows) found.set(Number(row.id), recordValuesOf(row));
-    }
-    return found;
   }
 
   /**
@@ -143,11 +119,8 @@ export class RecordReverter {
     for (const key of holders.keys()) wanted.delete(key);
     // One look-up per key, by the unique index: a list of pairs would not use it on every database.
     for (const [key, values] of wanted) {
-      const [row] = await manager.query<Row[]>(
-        `SELECT id FROM ${this.table} WHERE country_key = ? AND date = ?${lock ? ' FOR UPDATE' : ''}`,
-        [countryKey(canonicalCountryName(values.country)), values.date],
-      );
-      if (row) holders.set(key, Number(row.id));
+      const id = await this.writes.holderOf(manager, values, lock);
+      if (id !== undefined) holders.set(key, id);
     }
     return holders;
   }

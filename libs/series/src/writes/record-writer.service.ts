@@ -1,12 +1,18 @@
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiError } from '@app/common';
-import { DatabaseDeadlineError, isUniqueViolation } from '@app/database';
-import { BulkLoadRepository } from '../bulk/bulk-load.repository';
+import {
+  DatabaseDeadlineError,
+  isUniqueViolation,
+  UpsertCounts,
+  ChangeOrigin,
+  RecordValues,
+  SeriesDefinition,
+  RecordWritesRepository,
+  RestoreOutcome,
+  BulkLoadRepository,
+} from '@app/database';
 import { RecordReverter, RevertResult } from './record-reverter';
-import { UpsertCounts } from '../record-rows';
-import { ChangeOrigin, RecordValues, SeriesDefinition } from '../series.types';
-import { RecordWritesRepository, RestoreOutcome } from './record-writes.repository';
 import { WriteNotice } from './write-notice';
 
 /** How a bulk write runs. */

@@ -6,14 +6,12 @@ import {
   DEFAULT_FEED_LIMIT,
   IsChangeCursor,
   IsIntegerInRange,
-  IsListFormat,
   IsInstant,
-  LIST_FORMATS,
   ListFormat,
   MAX_FEED_LIMIT,
   toInteger,
 } from '@app/series';
-import { FORMAT_DESCRIPTION } from '../../list-routes/list-route.decorator';
+import { FormatField } from './query-fields';
 
 export class ChangeFeedQueryDto implements ChangeFeedQuery {
   @ApiPropertyOptional({
@@ -51,8 +49,6 @@ export class ChangeFeedQueryDto implements ChangeFeedQuery {
   @IsIntegerInRange(1, MAX_FEED_LIMIT)
   limit?: number;
 
-  @ApiPropertyOptional({ enum: LIST_FORMATS, description: FORMAT_DESCRIPTION })
-  @IsOptional()
-  @IsListFormat()
+  @FormatField()
   format?: ListFormat;
 }

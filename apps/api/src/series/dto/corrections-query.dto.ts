@@ -5,48 +5,28 @@ import {
   CorrectionsQuery,
   DEFAULT_CORRECTIONS_LIMIT,
   DEFAULT_PUBLIC_CORRECTIONS,
-  IsApiDate,
   IsCorrectionCursor,
-  IsCountryName,
   IsInstant,
   IsIntegerInRange,
-  IsListFormat,
-  LIST_FORMATS,
   ListFormat,
   MAX_CORRECTIONS_LIMIT,
   MAX_PUBLIC_CORRECTIONS,
   toInteger,
 } from '@app/series';
-import { FORMAT_DESCRIPTION } from '../../list-routes/list-route.decorator';
+import { CountryField, FormatField, FromDateField, ToDateField } from './query-fields';
 
 /** `/corrections`: which corrections (place, figures' dates, moment of change) and the page. */
 export class CorrectionsQueryDto implements CorrectionsQuery {
-  @ApiPropertyOptional({
-    example: 'France',
-    minLength: 1,
-    maxLength: 100,
-    description: 'Any name or code that `/data` accepts; without it: every place',
-  })
-  @IsOptional()
-  @IsCountryName()
+  @CountryField('Any name or code that `/data` accepts; without it: every place')
   country?: string;
 
-  @ApiPropertyOptional({
-    example: '2021-01-01',
-    format: 'date',
-    description: "First date of the figures' own dates, inclusive",
-  })
-  @IsOptional()
-  @IsApiDate({ range: false })
+  @FromDateField('2021-01-01', "First date of the figures' own dates, inclusive")
   from?: string;
 
-  @ApiPropertyOptional({
-    example: '2021-12-31',
-    format: 'date',
-    description: "Last date of the figures' own dates, inclusive; not before `from` (400)",
-  })
-  @IsOptional()
-  @IsApiDate({ range: false })
+  @ToDateField(
+    '2021-12-31',
+    "Last date of the figures' own dates, inclusive; not before `from` (400)",
+  )
   to?: string;
 
   @ApiPropertyOptional({
@@ -92,9 +72,7 @@ export class CorrectionsQueryDto implements CorrectionsQuery {
   @IsIntegerInRange(1, MAX_CORRECTIONS_LIMIT)
   limit?: number;
 
-  @ApiPropertyOptional({ enum: LIST_FORMATS, description: FORMAT_DESCRIPTION })
-  @IsOptional()
-  @IsListFormat()
+  @FormatField()
   format?: ListFormat;
 }
 

@@ -3,47 +3,24 @@ import { Transform } from 'class-transformer';
 import { IsOptional } from 'class-validator';
 import {
   DEFAULT_LIST_LIMIT,
-  IsApiDate,
-  IsCountryName,
   IsIntegerFrom,
   IsListCursor,
-  IsListFormat,
-  LIST_FORMATS,
   ListFormat,
   ListQuery,
   toInteger,
 } from '@app/series';
-import { FORMAT_DESCRIPTION } from '../../list-routes/list-route.decorator';
 import { AsOfQueryDto } from './as-of-query.dto';
+import { CountryField, FormatField, FromDateField, ToDateField } from './query-fields';
 
 /** `as_of` (AsOfQueryDto) and the list's own parameters. */
 export class ListQueryDto extends AsOfQueryDto implements ListQuery {
-  @ApiPropertyOptional({
-    example: 'France',
-    minLength: 1,
-    maxLength: 100,
-    description: 'Matched after trimming, ignoring case',
-  })
-  @IsOptional()
-  @IsCountryName()
+  @CountryField('Matched after trimming, ignoring case')
   country?: string;
 
-  @ApiPropertyOptional({
-    example: '2021-01-01',
-    format: 'date',
-    description: 'First date, inclusive',
-  })
-  @IsOptional()
-  @IsApiDate({ range: false })
+  @FromDateField('2021-01-01')
   from?: string;
 
-  @ApiPropertyOptional({
-    example: '2021-12-31',
-    format: 'date',
-    description: 'Last date, inclusive; not before `from` (400)',
-  })
-  @IsOptional()
-  @IsApiDate({ range: false })
+  @ToDateField('2021-12-31')
   to?: string;
 
   @ApiPropertyOptional({
@@ -85,8 +62,6 @@ export class ListQueryDto extends AsOfQueryDto implements ListQuery {
   @IsListCursor()
   after?: string;
 
-  @ApiPropertyOptional({ enum: LIST_FORMATS, description: FORMAT_DESCRIPTION })
-  @IsOptional()
-  @IsListFormat()
+  @FormatField()
   format?: ListFormat;
 }

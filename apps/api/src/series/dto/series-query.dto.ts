@@ -5,54 +5,32 @@ import {
   FIGURE_PERIODS,
   FigurePeriod,
   FigureQuery,
-  IsApiDate,
-  IsCountryName,
   IsFigureCursor,
   IsIntegerFrom,
-  IsListFormat,
   IsMetricList,
   IsOneOf,
-  LIST_FORMATS,
   ListFormat,
   METRICS,
   DEFAULT_SERIES_LIMIT,
   toInteger,
 } from '@app/series';
 import { REGION_NAMES } from '@app/countries';
-import { FORMAT_DESCRIPTION } from '../../list-routes/list-route.decorator';
 import { AsOfQueryDto } from './as-of-query.dto';
+import { CountryField, FormatField, FromDateField, ToDateField } from './query-fields';
 
 /** `/series`: `as_of` (AsOfQueryDto) and the series' own parameters. */
 export class SeriesQueryDto extends AsOfQueryDto implements FigureQuery {
-  @ApiPropertyOptional({
-    example: 'France',
-    minLength: 1,
-    maxLength: 100,
-    description:
-      `A country (any name or code that \`/data\` accepts) or a region: ${REGION_NAMES.join(', ')}. ` +
+  @CountryField(
+    `A country (any name or code that \`/data\` accepts) or a region: ${REGION_NAMES.join(', ')}. ` +
       'Without it: every place, by place then date, in cursor pages like `/data`. ' +
       'Neither a country, a stored place nor a region: 400',
-  })
-  @IsOptional()
-  @IsCountryName()
+  )
   country?: string;
 
-  @ApiPropertyOptional({
-    example: '2022-06-01',
-    format: 'date',
-    description: 'First date, inclusive',
-  })
-  @IsOptional()
-  @IsApiDate({ range: false })
+  @FromDateField('2022-06-01')
   from?: string;
 
-  @ApiPropertyOptional({
-    example: '2022-12-31',
-    format: 'date',
-    description: 'Last date, inclusive; not before `from` (400)',
-  })
-  @IsOptional()
-  @IsApiDate({ range: false })
+  @ToDateField('2022-12-31')
   to?: string;
 
   @ApiPropertyOptional({
@@ -99,8 +77,6 @@ export class SeriesQueryDto extends AsOfQueryDto implements FigureQuery {
   @IsIntegerFrom(1)
   limit?: number;
 
-  @ApiPropertyOptional({ enum: LIST_FORMATS, description: FORMAT_DESCRIPTION })
-  @IsOptional()
-  @IsListFormat()
+  @FormatField()
   format?: ListFormat;
 }

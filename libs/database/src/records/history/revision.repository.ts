@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { countryKey } from '@app/common';
-import { SqlStatement, idConditions, listChunks, placeholders, withDeadline } from '@app/database';
+import { SqlStatement } from '../../write-batch';
+import { idConditions, listChunks, placeholders } from '../../sql-lists';
+import { withDeadline } from '../../database-deadline';
 import { IN_LIMIT, Row, VALUE_COLUMNS_SQL } from '../record-rows';
 import { ChangeOrigin, SeriesDefinition } from '../series.types';
 import {

@@ -1,5 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { exclusiveWrite, listChunks, placeholders } from '@app/database';
+import { exclusiveWrite } from '../../write-transaction';
+import { listChunks, placeholders } from '../../sql-lists';
 import { ChangeSet, RevisionRepository } from '../history/revision.repository';
 import { INSERT_COLUMNS, UpsertCounts, upsertParams, valuesKey } from '../record-rows';
 import { ChangeOrigin, RecordValues, SeriesRecord } from '../series.types';

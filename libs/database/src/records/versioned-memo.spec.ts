@@ -1,4 +1,4 @@
-import { FigureDay } from './figures/daily-figures';
+import { FigureDay } from './series.types';
 import { VersionedMemo } from './versioned-memo';
 
 const day = (date: string, new_cases: number): FigureDay => ({

@@ -1,12 +1,10 @@
 import { DataSource, EntityManager } from 'typeorm';
-import {
-  lastInsertIdSql,
-  listChunks,
-  placeholders,
-  withDeadline,
-  writeBatch,
-  writeTransaction,
-} from '@app/database';
+import { countryKey } from '@app/common';
+import { canonicalCountryName } from '@app/countries';
+import { lastInsertIdSql, writeBatch } from '../../write-batch';
+import { listChunks, placeholders } from '../../sql-lists';
+import { withDeadline } from '../../database-deadline';
+import { writeTransaction } from '../../write-transaction';
 import { NewRevision, RevisionRepository } from '../history/revision.repository';
 import {
   INSERT_COLUMNS,
@@ -173,6 +171,41 @@ export class RecordWritesRepository {
       ...upsertParams(withCanonicalCountry(given)),
       id,
     ]);
+  }
+
+  /** The records `ids` that exist, by id; locked on MySQL when `lock` (in the caller's transaction). */
+  async valuesOf(
+    manager: EntityManager,
+    ids: number[],
+    lock: boolean,
+  ): Promise<Map<number, RecordValues>> {
+    const found = new Map<number, RecordValues>();
+    for (const some of listChunks(ids, IN_LIST)) {
+      const rows = await manager.query<Row[]>(
+        `SELECT ${RECORD_COLUMNS_SQL}
+         FROM ${this.table} WHERE id IN (${placeholders(some.length)})
+         ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
+        some,
+      );
+      for (const row of rows) found.set(Number(row.id), recordValuesOf(row));
+    }
+    return found;
+  }
+
+  /**
+   * The id of the record stored under the country and date of `values`, found by the unique
+   * index; locked on MySQL when `lock`.
+   */
+  async holderOf(
+    manager: EntityManager,
+    values: RecordValues,
+    lock: boolean,
+  ): Promise<number | undefined> {
+    const [row] = await manager.query<Row[]>(
+      `SELECT id FROM ${this.table} WHERE country_key = ? AND date = ?${lock ? ' FOR UPDATE' : ''}`,
+      [countryKey(canonicalCountryName(values.country)), values.date],
+    );
+    return row ? Number(row.id) : undefined;
   }
 
   /** The row `id`; MySQL locks it until the transaction ends, SQLite's transaction holds the file. */

@@ -117,6 +117,11 @@ export interface DailyValues {
   total_deaths: number;
 }
 
+/** One day of a place: its record (or a region's sums, with how many countries reported). */
+export interface FigureDay extends DailyValues {
+  countries_reporting?: number;
+}
+
 /**
  * A weekly series as columnar arrays, one entry per ISO week (Monday to Sunday) that has records,
  * oldest first: `weeks` holds each week's Sunday, `days` how many days of it have records.

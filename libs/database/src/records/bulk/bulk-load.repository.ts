@@ -1,5 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { withDeadline, writeTransaction } from '@app/database';
+import { withDeadline } from '../../database-deadline';
+import { writeTransaction } from '../../write-transaction';
 import { ChangeSet, RevisionRepository } from '../history/revision.repository';
 import { UpsertCounts, valuesKey, withCanonicalCountry } from '../record-rows';
 import { ChangeOrigin, RecordValues, SeriesDefinition } from '../series.types';

@@ -1,5 +1,5 @@
 import { IN_LIMIT, Row, toDaily } from '../record-rows';
-import { FigureDay } from './daily-figures';
+import { FigureDay } from '../series.types';
 import { VersionedMemo } from '../versioned-memo';
 
 /** Runs a query (with the API's deadline). */

@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { listChunks, placeholders } from '@app/database';
+import { listChunks, placeholders } from '../../sql-lists';
 import { ChangeSet } from '../history/revision.repository';
 import { CHANGING_COLUMNS, IN_LIST, Row, UpsertCounts } from '../record-rows';
 import { RecordValues, SeriesRecord } from '../series.types';

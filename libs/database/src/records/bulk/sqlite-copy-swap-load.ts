@@ -1,11 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
-import {
-  LOCK_RETRY_MAX_MS,
-  isUniqueViolation,
-  listChunks,
-  placeholders,
-  writeTransaction,
-} from '@app/database';
+import { LOCK_RETRY_MAX_MS, writeTransaction } from '../../write-transaction';
+import { isUniqueViolation } from '../../database-errors';
+import { listChunks, placeholders } from '../../sql-lists';
 import { countryKey } from '@app/common';
 import { ChangeSet } from '../history/revision.repository';
 import {

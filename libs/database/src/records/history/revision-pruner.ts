@@ -1,5 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { listChunks, placeholders, writeTransaction } from '@app/database';
+import { listChunks, placeholders } from '../../sql-lists';
+import { writeTransaction } from '../../write-transaction';
 import { IN_LIST } from '../record-rows';
 import { SeriesDefinition } from '../series.types';
 

@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { countryKey } from '@app/common';
-import { listChunks, placeholders } from '@app/database';
+import { listChunks, placeholders } from '../../sql-lists';
 import {
   CHANGING_COLUMNS,
   INSERT_COLUMNS,

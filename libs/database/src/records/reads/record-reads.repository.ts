@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { withDeadline } from '@app/database';
+import { withDeadline } from '../../database-deadline';
 import { FiguresRepository } from '../figures/figures.repository';
 import { CorrectionsRepository } from '../history/corrections.repository';
 import { RevisionRepository } from '../history/revision.repository';
