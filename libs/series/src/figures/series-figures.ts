@@ -286,7 +286,7 @@ export class SeriesFigures {
   ): Promise<{ country: string | null; rows: FlaggedRow[] }> {
     const table = await this.population();
     const { country, days } = await this.listPages.run(() =>
-      this.repository.placeDays(key, readRange(request)),
+      this.repository.placeDays(key, readRange(request), { memo: false }),
     );
     const iso3 = country === null ? null : (resolveCountry(country)?.iso3 ?? null);
     const corrected = (await this.correctedPlaces(request)).get(key) ?? new Set<string>();

@@ -60,12 +60,16 @@ export class FiguresRepository {
     }
   }
 
-  /** One place's days within the range, oldest first, and its name as its last one has it. */
+  /**
+   * One place's days within the range, oldest first, and its name as its last one has it. A scan
+   * of every place (`memo: false`) reads past the memo: it would push out the places read often.
+   */
   placeDays(
     key: string,
     range: FigureRange,
+    { memo = true } = {},
   ): Promise<{ country: string | null; days: FigureDay[] }> {
-    if (!this.places || range.asOf !== undefined) return this.readPlace(key, range);
+    if (!this.places || !memo || range.asOf !== undefined) return this.readPlace(key, range);
     const memoKey = JSON.stringify([key, range.from, range.to]);
     return this.places.get(memoKey, () => this.readPlace(key, range));
   }
