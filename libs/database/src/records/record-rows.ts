@@ -50,6 +50,9 @@ export const FIGURE_COLUMNS = RECORD_COLUMNS.slice(3) as Exclude<
   'date' | 'country'
 >[];
 
+/** The figures' columns as SQL. */
+export const FIGURE_COLUMNS_SQL = FIGURE_COLUMNS.join(', ');
+
 /** The columns a write may change in a stored record (found by its country and date). */
 export const CHANGING_COLUMNS: (keyof RecordValues)[] = ['country', ...FIGURE_COLUMNS];
 

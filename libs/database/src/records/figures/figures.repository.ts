@@ -1,4 +1,4 @@
-import { IN_LIMIT, Row, toDaily } from '../record-rows';
+import { FIGURE_COLUMNS_SQL, IN_LIMIT, Row, toDaily } from '../record-rows';
 import { FigureDay } from '../series.types';
 import { VersionedMemo } from '../versioned-memo';
 
@@ -19,8 +19,6 @@ export interface KeyedDay extends FigureDay {
   key: string;
   country: string;
 }
-
-const FIGURES = 'new_cases, new_deaths, total_cases, total_deaths';
 
 function rangeWhere(range: FigureRange): { conditions: string[]; params: unknown[] } {
   const conditions: string[] = [];
@@ -81,7 +79,7 @@ export class FiguresRepository {
     const source = this.source(range.asOf);
     const { conditions, params } = rangeWhere(range);
     const rows = await this.query(
-      `SELECT date, country, ${FIGURES} FROM ${source.from}
+      `SELECT date, country, ${FIGURE_COLUMNS_SQL} FROM ${source.from}
        ${where(['country_key = ?', ...conditions])} ORDER BY date`,
       [...source.params, key, ...params],
     );
@@ -136,7 +134,7 @@ export class FiguresRepository {
     const source = this.source(range.asOf);
     const { conditions, params } = rangeWhere(range);
     const rows = await this.query(
-      `SELECT country_key, country, date, ${FIGURES} FROM ${source.from}
+      `SELECT country_key, country, date, ${FIGURE_COLUMNS_SQL} FROM ${source.from}
        ${where(conditions)} ORDER BY country_key, date`,
       [...source.params, ...params],
     );

@@ -1,10 +1,10 @@
-import { Row } from '../record-rows';
+import { FIGURE_COLUMNS, Row } from '../record-rows';
 
 /** Runs a query (with the API's deadline). */
 type Query = (sql: string, params?: unknown[]) => Promise<Row[]>;
 
 /** The stored figures a correction may change, in the order a revision's rows are listed. */
-export const CORRECTED_FIELDS = ['total_cases', 'new_cases', 'total_deaths', 'new_deaths'] as const;
+export const CORRECTED_FIELDS = FIGURE_COLUMNS;
 export type CorrectedField = (typeof CORRECTED_FIELDS)[number];
 
 /** A figure's values before or after a revision (null: the record did not exist). */

@@ -4,7 +4,7 @@ import { FiguresRepository } from '../figures/figures.repository';
 import { CorrectionsRepository } from '../history/corrections.repository';
 import { RevisionRepository } from '../history/revision.repository';
 import { ListCursor } from '../list-cursor';
-import { RECORD_COLUMNS_SQL, Row, toDaily, toRecord } from '../record-rows';
+import { FIGURE_COLUMNS_SQL, RECORD_COLUMNS_SQL, Row, toDaily, toRecord } from '../record-rows';
 import { DailyValues, ListFilter, SeriesDefinition, SeriesRecord } from '../series.types';
 
 export { toRecord };
@@ -134,7 +134,7 @@ export class RecordReadsRepository {
   /** One country's daily values, oldest first, and its name as its most recent record has it. */
   async daily(key: string): Promise<{ country: string | null; days: DailyValues[] }> {
     const rows = await this.rows(
-      `SELECT date, country, new_cases, new_deaths, total_cases, total_deaths
+      `SELECT date, country, ${FIGURE_COLUMNS_SQL}
        FROM ${this.table} WHERE country_key = ? ORDER BY date`,
       [key],
     );
