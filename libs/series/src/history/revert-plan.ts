@@ -1,5 +1,4 @@
-import { countryKey } from '@app/common';
-import { canonicalCountryName } from '@app/countries';
+import { countryLookupKey } from '@app/countries';
 import { RecordValues, ChangeKind, StoredRevision } from '@app/database';
 
 /** The actor of the revisions a revert writes. */
@@ -84,7 +83,7 @@ export function planRecord(
 
 /** The unique key of a record's values: its country's key and its date. */
 export function recordKey(values: RecordValues): string {
-  return `${countryKey(canonicalCountryName(values.country))}|${values.date}`;
+  return `${countryLookupKey(values.country)}|${values.date}`;
 }
 
 /** One write of a revert, in the order they run. */

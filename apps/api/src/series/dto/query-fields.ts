@@ -12,6 +12,7 @@ import { FORMAT_DESCRIPTION } from '../../list-routes/list-route.decorator';
 
 type FieldDecorator = (target: object, propertyName: string) => void;
 
+// Not Nest's `applyDecorators`: its type refuses class-validator's decorators (string keys only).
 function field(...decorators: FieldDecorator[]): FieldDecorator {
   return (target, propertyName) => decorators.forEach((d) => d(target, propertyName));
 }

@@ -1,6 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { countryKey } from '@app/common';
-import { canonicalCountryName } from '@app/countries';
+import { countryLookupKey } from '@app/countries';
 import { lastInsertIdSql, writeBatch } from '../../write-batch';
 import { listChunks, placeholders } from '../../sql-lists';
 import { withDeadline } from '../../database-deadline';
@@ -203,7 +202,7 @@ export class RecordWritesRepository {
   ): Promise<number | undefined> {
     const [row] = await manager.query<Row[]>(
       `SELECT id FROM ${this.table} WHERE country_key = ? AND date = ?${lock ? ' FOR UPDATE' : ''}`,
-      [countryKey(canonicalCountryName(values.country)), values.date],
+      [countryLookupKey(values.country), values.date],
     );
     return row ? Number(row.id) : undefined;
   }
