@@ -191,8 +191,7 @@ describe('a first load of a large file (CLI, both databases)', () => {
     },
   );
 
-  // MySQL: a record created by another writer while an import writes the same key is a race
-  // whose counts are not exact (BulkLoadRepository.upsertMany).
+  // MySQL writes in the one transaction, where such a race is import-row-locks.e2e-spec.ts's.
   sqliteOnly(
     'a record created meanwhile with one of its keys: the file still applies whole, over it',
     async () => {

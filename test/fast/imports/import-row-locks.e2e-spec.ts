@@ -124,4 +124,56 @@ mysqlOnly('an import changing stored records (MySQL)', () => {
       (history.body as { change: string; actor: string }[]).map((r) => [r.change, r.actor]),
     ).toEqual([['create', 'test:restate']]);
   });
+
+  it('updates a record another writer created between its read and its insert', async () => {
+    const repository = seedWriter(t.dataSource, COVID_SERIES);
+    // Another writer inserts the key and holds it: the import reads no record there (READ
+    // COMMITTED), then its insert waits until that writer commits.
+    const other = t.dataSource.createQueryRunner();
+    await other.connect();
+    try {
+      await other.startTransaction('READ COMMITTED');
+      await other.query(
+        `INSERT INTO covid_data (date, country, country_key, total_cases, new_cases, total_deaths,
+           new_deaths) VALUES ('2021-01-01', 'Niger', 'niger', 1, 1, 0, 0)`,
+      );
+      async function* restated(): AsyncGenerator<RecordValues[]> {
+        yield await Promise.resolve([
+          record('Niger', '2021-01-01', 2),
+          record('Niger', '2021-01-02', 3),
+        ]);
+      }
+      const load = repository.upsertStream(restated(), { actor: 'test:restate' });
+      const waiting = async () => {
+        const rows = await t.dataSource.query<{ n: string | number }[]>(
+          `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
+           WHERE DB = DATABASE() AND INFO LIKE 'INSERT INTO covid_data%'`,
+        );
+        return Number(rows[0].n) === 1;
+      };
+      expect(await eventually(waiting, { attempts: 100, everyMs: 20 })).toBe(true);
+      await other.commitTransaction();
+      expect(await load).toEqual({ inserted: 1, updated: 1, unchanged: 0 });
+    } finally {
+      if (other.isTransactionActive) await other.rollbackTransaction();
+      await other.release();
+    }
+    const niger = (await tableRows(t.dataSource, 'covid_data')).filter(
+      (r) => r.country === 'Niger',
+    );
+    expect(niger.map((r) => [r.date, r.total_cases])).toEqual([
+      ['2021-01-01', 2],
+      ['2021-01-02', 3],
+    ]);
+    const changes = await Promise.all(
+      niger.map(async (r) => {
+        const history = await t.http.get(`/api/covid/data/${Number(r.id)}/history`).set(t.auth());
+        return (history.body as { change: string; actor: string }[]).map((h) => [
+          h.change,
+          h.actor,
+        ]);
+      }),
+    );
+    expect(changes).toEqual([[['update', 'test:restate']], [['create', 'test:restate']]]);
+  });
 });

@@ -161,17 +161,23 @@ export class BulkLoadRepository {
       written.set(key, { id: before?.id, values: after });
       changed.push({ key, values: record, kind });
     }
-    if (written.size === changed.length) {
-      await this.strategy.writeEachOnce(manager, changed, stored, changes, counts, signal);
-      return;
+    // A key written twice: its first write as any other (other writers may have created or
+    // deleted it meanwhile), then the rest over the row this write now holds, each keeping the
+    // values it wrote.
+    const seen = new Set<string>();
+    const firsts: BulkChange[] = [];
+    const later: BulkChange[] = [];
+    for (const change of changed) {
+      (seen.has(change.key) ? later : firsts).push(change);
+      seen.add(change.key);
     }
-    // A key written twice: each write keeps the values it wrote.
-    await this.statements.writeChunks(manager, changed, signal);
-    const ids = await this.statements.idsOf(manager, changed, stored);
-    // In the input's order (elsewhere new records come first).
+    await this.strategy.writeEachOnce(manager, firsts, stored, changes, counts, signal);
+    if (later.length === 0) return;
+    await this.statements.writeChunks(manager, later, signal);
+    const ids = await this.statements.idsOf(manager, later, new Map());
     await changes.append(
       manager,
-      changed.map(({ key, values, kind }) => ({ recordId: ids(key), kind, values })),
+      later.map(({ key, values }) => ({ recordId: ids(key), kind: 'update' as const, values })),
     );
   }
 }

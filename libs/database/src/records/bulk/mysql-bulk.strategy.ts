@@ -1,10 +1,25 @@
 import { EntityManager } from 'typeorm';
+import { isUniqueViolation } from '../../database-errors';
 import { listChunks, placeholders } from '../../sql-lists';
 import { ChangeSet } from '../history/revision.repository';
-import { CHANGING_COLUMNS, IN_LIST, Row, UpsertCounts } from '../record-rows';
+import {
+  CHANGING_COLUMNS,
+  INSERT_COLUMNS,
+  IN_LIST,
+  Row,
+  UpsertCounts,
+  upsertParams,
+  valuesKey,
+} from '../record-rows';
 import { RecordValues, SeriesRecord } from '../series.types';
 import { BulkStrategy } from './bulk-strategy';
 import { BulkChange, BulkStatements, RECORD_ROW, nextChunk } from './bulk-statements';
+
+/** Rounds of a write whose keys other writers keep creating or deleting under it. */
+const RACE_ROUNDS = 5;
+
+/** A change of a record stored under `id`. */
+type Update = BulkChange & { id: number };
 
 /** MySQL's bulk writes: row locks only, the records compared inside the transaction. */
 export class MysqlBulkStrategy implements BulkStrategy {
@@ -18,13 +33,17 @@ export class MysqlBulkStrategy implements BulkStrategy {
   }
 
   /**
-   * New records upserted by key, changed ones updated by id. An upsert of a stored key takes an
-   * exclusive next-key lock on it, which covers the gap before it: while a source restated its
-   * series, every API insert next to any of its keys waited for the import's commit. Rows updated
-   * by id are locked alone. A record deleted by another writer since it was read is created again,
-   * as the upsert did. Revisions are appended, not copied: an INSERT ... SELECT takes InnoDB's
-   * table-level AUTO-INC lock for the whole statement (innodb_autoinc_lock_mode 1), which held
-   * every API write's revision back.
+   * Changed records are updated by id, new ones inserted (never upserted). An upsert of a stored
+   * key takes an exclusive next-key lock on it, which covers the gap before it: while a source
+   * restated its series, every API insert next to any of its keys waited for the import's commit.
+   * Rows updated by id are locked alone. The keys were read without locks (READ COMMITTED), so
+   * other writers may have changed them since; each write is then what it would have been after
+   * theirs: a record deleted meanwhile is created again, a key created meanwhile is updated (or
+   * left as it is when it holds these values). An upsert there counted, and kept in the history,
+   * a second creation, which a revert of it then deleted.
+   * Revisions are appended, not copied: an INSERT ... SELECT takes InnoDB's table-level AUTO-INC
+   * lock for the whole statement (innodb_autoinc_lock_mode 1), which held every API write's
+   * revision back.
    */
   async writeEachOnce(
     manager: EntityManager,
@@ -34,31 +53,93 @@ export class MysqlBulkStrategy implements BulkStrategy {
     counts: UpsertCounts,
     signal?: AbortSignal,
   ): Promise<void> {
-    const updates = changed
+    let creates = changed.filter((c) => c.kind === 'create');
+    let updates: Update[] = changed
       .filter((c) => c.kind === 'update')
       .map((c) => ({ ...c, id: Number(stored.get(c.key)?.id) }));
-    const present = await this.lockRows(
-      manager,
-      updates.map((u) => u.id),
-    );
-    const kept = updates.filter((u) => present.has(u.id));
-    const creates = [
-      ...changed.filter((c) => c.kind === 'create'),
-      ...updates.filter((u) => !present.has(u.id)).map((u) => ({ ...u, kind: 'create' as const })),
-    ];
-    counts.updated -= updates.length - kept.length;
-    counts.inserted += updates.length - kept.length;
-    await this.statements.writeChunks(manager, creates, signal);
+    const kept: Update[] = [];
+    const created: BulkChange[] = [];
+    for (let round = 1; creates.length > 0 || updates.length > 0; round++) {
+      if (round > RACE_ROUNDS) throw new Error('other writers kept changing the same records');
+      const present = await this.lockRows(
+        manager,
+        updates.map((u) => u.id),
+      );
+      for (const update of updates) {
+        if (present.has(update.id)) {
+          kept.push(update);
+        } else {
+          creates.push({ ...update, kind: 'create' });
+          counts.updated--;
+          counts.inserted++;
+        }
+      }
+      const taken = await this.insertNew(manager, creates, created, signal);
+      updates = [];
+      creates = [];
+      for (const { change, found } of taken) {
+        counts.inserted--;
+        if (valuesKey(found) === valuesKey(change.values)) {
+          counts.unchanged++;
+          continue;
+        }
+        counts.updated++;
+        updates.push({ ...change, kind: 'update', id: Number(found.id) });
+      }
+    }
     await this.updateByIds(manager, kept, signal);
-    const createdIds = await this.statements.idsOf(manager, creates, new Map());
+    const createdIds = await this.statements.idsOf(manager, created, new Map());
     await changes.append(manager, [
-      ...creates.map(({ key, values }) => ({
+      ...created.map(({ key, values }) => ({
         recordId: createdIds(key),
         kind: 'create' as const,
         values,
       })),
       ...kept.map(({ id, values }) => ({ recordId: id, kind: 'update' as const, values })),
     ]);
+  }
+
+  /**
+   * Inserts `creates` by chunks, adding those inserted to `created`; answers those whose key
+   * another writer created since it was read, with what that key holds. InnoDB waits for that
+   * writer's commit, then fails the whole statement (the transaction goes on): the chunk is read
+   * again and the rest of it inserted.
+   */
+  private async insertNew(
+    manager: EntityManager,
+    creates: BulkChange[],
+    created: BulkChange[],
+    signal?: AbortSignal,
+  ): Promise<{ change: BulkChange; found: SeriesRecord }[]> {
+    const taken: { change: BulkChange; found: SeriesRecord }[] = [];
+    for (const chunk of listChunks(creates, RECORD_ROW)) {
+      await nextChunk(signal);
+      let rest = chunk;
+      while (rest.length > 0) {
+        try {
+          await manager.query(
+            `INSERT INTO ${this.statements.table} (${INSERT_COLUMNS})
+             VALUES ${placeholders(rest.length, `(${placeholders(7)})`)}`,
+            rest.flatMap((c) => upsertParams(c.values)),
+          );
+          created.push(...rest);
+          break;
+        } catch (error) {
+          if (!isUniqueViolation(error)) throw error;
+          const found = await this.statements.storedRecords(
+            manager,
+            rest.map((c) => c.values),
+          );
+          if (found.size === 0) throw error;
+          for (const change of rest) {
+            const record = found.get(change.key);
+            if (record) taken.push({ change, found: record });
+          }
+          rest = rest.filter((c) => !found.has(c.key));
+        }
+      }
+    }
+    return taken;
   }
 
   /** Locks the rows `ids` that still exist (record locks only) and answers them. */
