@@ -28,6 +28,8 @@ const RUNS = env('FC_RUNS', 4);
 const STEPS = env('FC_STEPS', 12);
 const SEED = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
 const PATH = process.env.FC_PATH;
+/** The commands' own replay path (`replayPath="..."` in a counterexample). */
+const REPLAY_PATH = process.env.FC_REPLAY_PATH;
 /** Shrinking replays every step on a fresh database: bounded, or off with FC_SHRINK=0. */
 const SHRINK = env('FC_SHRINK', 1) !== 0;
 /** The whole property, shrinking included (a failure found is still reported). */
@@ -43,7 +45,11 @@ describe(`write paths against a model (${TEST_DB_TYPE})`, () => {
     async () => {
       await fc.assert(
         fc.asyncProperty(
-          fc.commands([writeCommands(LARGE, WITHOUT)], { maxCommands: STEPS, size: 'max' }),
+          fc.commands([writeCommands(LARGE, WITHOUT)], {
+            maxCommands: STEPS,
+            size: 'max',
+            replayPath: REPLAY_PATH,
+          }),
           async (cmds) => {
             const real: Real = await startSystem();
             try {
