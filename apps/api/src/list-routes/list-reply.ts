@@ -45,6 +45,22 @@ export function listReply(
 }
 
 /**
+ * A page of a feed (the change feed, the corrections), `next` its last cursor or null: its
+ * headers, its `Link` when a page follows, its text.
+ */
+export function pageReply(
+  page: { text: string; next: string | null },
+  format: ListFormat,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  link: { query: Record<string, unknown>; names: readonly string[]; filename: string },
+): string {
+  setListHeaders(reply, format, { filename: link.filename });
+  if (page.next !== null) setNextLink(reply, request.url, link.query, page.next, link.names);
+  return page.text;
+}
+
+/**
  * `Link: <…>; rel="next"` (RFC 8288) of a list page: the same path and filters (`country`,
  * `from`, `to`, `limit`, `as_of`, and `format` when the client gave it), `after` the next
  * page's cursor;

@@ -1,7 +1,5 @@
-import { Get, Query, Req, Res, Type } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Query, Req, Res, Type } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { MESSAGES } from '@app/common';
 import {
   InjectSeries,
   ListFormat,
@@ -9,13 +7,14 @@ import {
   SeriesDefinition,
   SeriesService,
 } from '@app/series';
-import { ApiBadRequest } from '../common/api-responses';
-import { HttpCache } from '../http-cache/http-cache.decorator';
-import { RequireScope } from '../auth/require-scope.decorator';
-import { ListFormatParam, ListRoute } from '../list-routes/list-route.decorator';
-import { setListHeaders } from '../list-routes/list-reply';
+import { ListFormatParam } from '../list-routes/list-route.decorator';
+import { pageReply } from '../list-routes/list-reply';
 import { ChangeFeedQueryDto } from './dto/change-feed-query.dto';
+import { SeriesListRoute } from './series-list-route.decorator';
 import { ChangeFeedResponse } from './series.responses';
+
+/** What a next page of the feed repeats, in order (then `after`). */
+const FEED_LINK_PARAMETERS = ['limit', 'format'] as const;
 
 /**
  * The change feed of one disease, served at the `<key>/changes` prefix its controller declares
@@ -26,22 +25,20 @@ export function SeriesChangesController(definition: SeriesDefinition): Type<obje
   class ChangesController {
     constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
 
-    @Get()
-    @RequireScope(`${definition.key}:read`)
-    @HttpCache('private')
-    @ListRoute({ inQuery: false })
-    @ApiOperation({
+    @SeriesListRoute({
+      scope: `${definition.key}:read`,
+      cache: 'etag',
       summary: `The change feed of ${definition.label} records`,
       description:
         'Every create, update and delete, in the order they were committed, as JSON ' +
         '(`{changes, next}`), CSV or NDJSON (one change per row or line, `next` in the `Link` ' +
         'header). Read it from the start (or `since` a time), then follow `next`; an empty page ' +
         'means nothing new yet: ask again later with the same `after`.',
-    })
-    @ApiOkResponse({ description: 'A page of changes', type: ChangeFeedResponse })
-    @ApiBadRequest('Malformed query parameter', {
-      error: MESSAGES.invalidQuery,
-      details: [`limit : doit être un entier de 1 à ${MAX_FEED_LIMIT}`],
+      ok: { description: 'A page of changes', type: ChangeFeedResponse },
+      badRequest: {
+        description: 'Malformed query parameter',
+        details: [`limit : doit être un entier de 1 à ${MAX_FEED_LIMIT}`],
+      },
     })
     async changes(
       @Query() query: ChangeFeedQueryDto,
@@ -50,25 +47,12 @@ export function SeriesChangesController(definition: SeriesDefinition): Type<obje
       @Res({ passthrough: true }) reply: FastifyReply,
     ): Promise<string> {
       const page = await this.series.changes(query, format);
-      setListHeaders(reply, format, { filename: `${definition.key}-changes` });
-      if (page.next !== null) setFeedLink(reply, request.url, query, page.next);
-      return page.text;
+      return pageReply(page, format, request, reply, {
+        query: { ...query },
+        names: FEED_LINK_PARAMETERS,
+        filename: `${definition.key}-changes`,
+      });
     }
   }
   return ChangesController;
-}
-
-/** `Link: <…>; rel="next"`: the same `limit` and `format`, `after` the page's last cursor. */
-function setFeedLink(
-  reply: FastifyReply,
-  url: string,
-  query: ChangeFeedQueryDto,
-  after: string,
-): void {
-  const path = url.split('?', 1)[0];
-  const params = new URLSearchParams();
-  if (query.limit !== undefined) params.set('limit', String(query.limit));
-  if (query.format !== undefined) params.set('format', query.format);
-  params.set('after', after);
-  void reply.header('link', `<${path}?${params.toString()}>; rel="next"`);
 }

@@ -1,7 +1,5 @@
-import { Get, Query, Req, Res, Type } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { Query, Req, Res, Type } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { MESSAGES } from '@app/common';
 import {
   InjectSeries,
   ListFormat,
@@ -9,12 +7,10 @@ import {
   SeriesDefinition,
   SeriesService,
 } from '@app/series';
-import { ApiBadRequest } from '../common/api-responses';
-import { HttpCache } from '../http-cache/http-cache.decorator';
-import { RequireScope } from '../auth/require-scope.decorator';
-import { ListFormatParam, ListRoute } from '../list-routes/list-route.decorator';
-import { setListHeaders, setNextLink } from '../list-routes/list-reply';
+import { ListFormatParam } from '../list-routes/list-route.decorator';
+import { pageReply } from '../list-routes/list-reply';
 import { CorrectionsQueryDto } from './dto/corrections-query.dto';
+import { SeriesListRoute } from './series-list-route.decorator';
 import { CorrectionsPageResponse } from './series.responses';
 
 /** The filters a next page repeats, in order (then `after`). */
@@ -37,11 +33,9 @@ export function SeriesCorrectionsController(definition: SeriesDefinition): Type<
   class CorrectionsController {
     constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
 
-    @Get()
-    @RequireScope(`${definition.key}:read`)
-    @HttpCache('private')
-    @ListRoute({ inQuery: false })
-    @ApiOperation({
+    @SeriesListRoute({
+      scope: `${definition.key}:read`,
+      cache: 'etag',
       summary: `Corrections of ${definition.label} figures`,
       description:
         'One row per stored figure (total_cases, new_cases, total_deaths, new_deaths) that ' +
@@ -50,11 +44,11 @@ export function SeriesCorrectionsController(definition: SeriesDefinition): Type<
         'order the changes were committed. `from`/`to` filter the figures’ dates, `since`/' +
         '`until` the moment of the change. JSON (`{corrections, next}`), CSV or NDJSON (`next` ' +
         'in the `Link` header). The first load of a record is not a correction.',
-    })
-    @ApiOkResponse({ description: 'A page of corrections', type: CorrectionsPageResponse })
-    @ApiBadRequest('Malformed query parameter', {
-      error: MESSAGES.invalidQuery,
-      details: [`limit : doit être un entier de 1 à ${MAX_CORRECTIONS_LIMIT}`],
+      ok: { description: 'A page of corrections', type: CorrectionsPageResponse },
+      badRequest: {
+        description: 'Malformed query parameter',
+        details: [`limit : doit être un entier de 1 à ${MAX_CORRECTIONS_LIMIT}`],
+      },
     })
     async list(
       @Query() query: CorrectionsQueryDto,
@@ -63,11 +57,11 @@ export function SeriesCorrectionsController(definition: SeriesDefinition): Type<
       @Res({ passthrough: true }) reply: FastifyReply,
     ): Promise<string> {
       const page = await this.series.corrections.list(query, format);
-      setListHeaders(reply, format, { filename: `${definition.key}-corrections` });
-      if (page.next !== null) {
-        setNextLink(reply, request.url, { ...query }, page.next, CORRECTIONS_LINK_PARAMETERS);
-      }
-      return page.text;
+      return pageReply(page, format, request, reply, {
+        query: { ...query },
+        names: CORRECTIONS_LINK_PARAMETERS,
+        filename: `${definition.key}-corrections`,
+      });
     }
   }
   return CorrectionsController;

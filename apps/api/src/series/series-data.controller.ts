@@ -38,15 +38,15 @@ import {
 } from '../common/api-responses';
 import { IdParamDto } from '../common/id-param.dto';
 import { HttpCache } from '../http-cache/http-cache.decorator';
-import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { RequireScope } from '../auth/require-scope.decorator';
 import { WriteOrigin } from '../auth/write-origin.decorator';
 import { BulkRecordsPipe } from './bulk-records.pipe';
 import { AsOfQueryDto } from './dto/as-of-query.dto';
 import { ListQueryDto } from './dto/list-query.dto';
 import { RecordBodyDto } from './dto/record-body.dto';
-import { ListFormatParam, ListRoute } from '../list-routes/list-route.decorator';
+import { ListFormatParam } from '../list-routes/list-route.decorator';
 import { listReply } from '../list-routes/list-reply';
+import { SeriesListRoute } from './series-list-route.decorator';
 import { RecordResponse, RevisionResponse } from './series.responses';
 
 /**
@@ -59,21 +59,18 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
   class DataController {
     constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
 
-    @Get()
-    @RequireScope(`${definition.key}:read`)
-    // Small lists: answered again from memory, after the guards, while the read cache holds them.
-    @CachedResponse('private')
-    @ListRoute({ inQuery: false })
-    @ApiOperation({
+    @SeriesListRoute({
+      scope: `${definition.key}:read`,
+      cache: 'memory',
       summary: `List ${definition.label} records`,
       description:
         '`date` descending then `id` descending, as JSON, CSV or NDJSON. Large results are ' +
         'streamed. A page followed by others carries `Link: <…>; rel="next"` (its `after` cursor).',
-    })
-    @ApiOkResponse({ description: 'The records', type: [RecordResponse] })
-    @ApiBadRequest('Malformed query parameter', {
-      error: MESSAGES.invalidQuery,
-      details: ['limit : doit être un entier strictement positif'],
+      ok: { description: 'The records', type: [RecordResponse] },
+      badRequest: {
+        description: 'Malformed query parameter',
+        details: ['limit : doit être un entier strictement positif'],
+      },
     })
     async list(
       @Query() query: ListQueryDto,
