@@ -1,6 +1,7 @@
 // @ts-check
 import eslint from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -36,37 +37,8 @@ export default tseslint.config(
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
       sourceType: 'module',
-      globals: Object.fromEntries(
-        [
-          'window',
-          'document',
-          'navigator',
-          'location',
-          'history',
-          'fetch',
-          'URL',
-          'URLSearchParams',
-          'Element',
-          'HTMLElement',
-          'Intl',
-          'localStorage',
-          'matchMedia',
-          'requestAnimationFrame',
-          'ResizeObserver',
-          'AbortController',
-          'console',
-          'setTimeout',
-          'clearTimeout',
-          'uPlot',
-          'getComputedStyle',
-          'CustomEvent',
-          'Event',
-          'performance',
-          'sessionStorage',
-          'topojson',
-          'd3',
-        ].map((name) => [name, 'readonly']),
-      ),
+      // The browser's globals, and the libraries the pages load by <script>.
+      globals: { ...globals.browser, uPlot: 'readonly', topojson: 'readonly', d3: 'readonly' },
     },
   },
   {
