@@ -30,6 +30,20 @@ mysqlOnly('an import changing stored records (MySQL)', () => {
   });
   afterAll(() => t.close());
 
+  /** Whether one statement `LIKE` this runs in the test's database (waiting for a lock), soon. */
+  const running = (statement: string) =>
+    eventually(
+      async () => {
+        const rows = await t.dataSource.query<{ n: string | number }[]>(
+          `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
+           WHERE DB = DATABASE() AND INFO LIKE ?`,
+          [statement],
+        );
+        return Number(rows[0].n) === 1;
+      },
+      { attempts: 100, everyMs: 20 },
+    );
+
   it('holds the rows it changes, not the gaps beside them: API writes go on', async () => {
     const repository = seedWriter(t.dataSource, COVID_SERIES);
     const benin = await repository.create(record('Benin', '2021-01-01', 1), TEST_ORIGIN);
@@ -100,14 +114,7 @@ mysqlOnly('an import changing stored records (MySQL)', () => {
       }
       const load = repository.upsertStream(restated(), { actor: 'test:restate' });
       // The import's lock request, waiting (MariaDB lists no LOCK WAIT in INNODB_TRX for it).
-      const waiting = async () => {
-        const rows = await t.dataSource.query<{ n: string | number }[]>(
-          `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
-           WHERE DB = DATABASE() AND INFO LIKE 'SELECT id FROM covid_data WHERE id IN (%) FOR UPDATE'`,
-        );
-        return Number(rows[0].n) === 1;
-      };
-      expect(await eventually(waiting, { attempts: 100, everyMs: 20 })).toBe(true);
+      expect(await running('SELECT id FROM covid_data WHERE id IN (%) FOR UPDATE')).toBe(true);
       await other.query('DELETE FROM covid_data WHERE id = ?', [old]);
       await other.commitTransaction();
       expect(await load).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
@@ -144,14 +151,7 @@ mysqlOnly('an import changing stored records (MySQL)', () => {
         ]);
       }
       const load = repository.upsertStream(restated(), { actor: 'test:restate' });
-      const waiting = async () => {
-        const rows = await t.dataSource.query<{ n: string | number }[]>(
-          `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
-           WHERE DB = DATABASE() AND INFO LIKE 'INSERT INTO covid_data%'`,
-        );
-        return Number(rows[0].n) === 1;
-      };
-      expect(await eventually(waiting, { attempts: 100, everyMs: 20 })).toBe(true);
+      expect(await running('INSERT INTO covid_data%')).toBe(true);
       await other.commitTransaction();
       expect(await load).toEqual({ inserted: 1, updated: 1, unchanged: 0 });
     } finally {
