@@ -1,5 +1,6 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppDataSource } from './app-data-source';
+import { reconcileRegionMembers } from './records/figures/region-members.reconciler';
 
 const LOCK_NAME = 'covid_api_migrations';
 
@@ -33,12 +34,14 @@ export async function openMigratedDataSource(options: DataSourceOptions): Promis
 }
 
 /**
- * Runs pending migrations. On MySQL several instances may start at once (Compose `--scale`), so
+ * Runs pending migrations, then makes the regions' members those of the code (their sums made
+ * again when they changed). On MySQL several instances may start at once (Compose `--scale`), so
  * the run is serialised with a named lock; SQLite is a single file opened by one process.
  */
 export async function runMigrations(dataSource: DataSource): Promise<void> {
   if (dataSource.options.type !== 'mysql') {
     await dataSource.runMigrations({ transaction: 'all' });
+    await reconcileRegionMembers(dataSource);
     return;
   }
   const runner = dataSource.createQueryRunner();
@@ -50,6 +53,7 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
     if (Number(locked) !== 1) throw new Error('could not acquire the migration lock within 60 s');
     try {
       await dataSource.runMigrations({ transaction: 'each' });
+      await reconcileRegionMembers(dataSource);
     } finally {
       await runner.query('SELECT RELEASE_LOCK(?)', [LOCK_NAME]);
     }

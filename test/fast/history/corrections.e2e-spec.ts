@@ -355,4 +355,112 @@ describe('corrections', () => {
     expect(mpox.status).toBe(200);
     expect(mpox.body).toEqual({ corrections: [], next: null });
   });
+  it('reads a record moved by PUT as leaving its day (a deletion), and coming back as a restore', async () => {
+    const peru = await idOf('Peru', '2021-03-01');
+    const to = (date: string) =>
+      bed.t.http.put(`/api/covid/data/${peru}`).set(bed.t.auth('bob')).send({
+        date,
+        country: 'Peru',
+        total_cases: 50,
+        new_cases: 5,
+        total_deaths: 1,
+        new_deaths: 0,
+      });
+    expect((await to('2021-03-09')).status).toBe(200);
+    const figures = [
+      ['total_cases', 50],
+      ['new_cases', 5],
+      ['total_deaths', 1],
+      ['new_deaths', 0],
+    ] as const;
+    const left = (date: string) =>
+      figures.map(([field, old]) => ({
+        date,
+        country: 'Peru',
+        field,
+        old,
+        new: null,
+        change: 'delete',
+        source: 'bob',
+      }));
+    expect((await page('?country=Peru')).corrections.map(brief)).toEqual(left('2021-03-01'));
+    // The day it left has no Peruvian record now: its region's day is flagged, as after a DELETE.
+    const region = await get(
+      '/api/covid/series?country=South%20America&metrics=new_cases&from=2021-03-01&to=2021-03-01',
+    );
+    expect(region.body).toEqual([
+      {
+        date: '2021-03-01',
+        country: 'South America',
+        countries_reporting: 1,
+        new_cases: 10,
+        flags: ['corrected'],
+      },
+    ]);
+
+    expect((await to('2021-03-01')).status).toBe(200);
+    const back = figures.map(([field, value]) => ({
+      date: '2021-03-01',
+      country: 'Peru',
+      field,
+      old: null,
+      new: value,
+      change: 'restore',
+      source: 'bob',
+    }));
+    const expected = [...left('2021-03-01'), ...left('2021-03-09'), ...back];
+    expect((await page('?country=Peru')).corrections.map(brief)).toEqual(expected);
+    // One revision, two days: the cursor steps through both parts of it.
+    for (const limit of [3, 5]) {
+      expect((await readAll('country=Peru', limit)).map(brief)).toEqual(expected);
+    }
+    const series = await get('/api/covid/series?country=Peru&metrics=new_cases');
+    expect(series.body).toEqual([
+      { date: '2021-03-01', country: 'Peru', new_cases: 5, flags: ['corrected'] },
+    ]);
+  });
+
+  it('answers corrections and flags without reading the history', async () => {
+    const reads = [
+      '/api/covid/corrections',
+      '/api/covid/corrections?country=Chile&limit=4',
+      '/api/covid/series?country=Chile',
+      '/api/covid/series?country=South%20America&period=week',
+      '/api/covid/series?limit=5',
+      '/api/covid/public/country/chile/weekly',
+      '/api/covid/public/country/chile/corrections',
+    ];
+    const answers = async () => {
+      const bodies: unknown[] = [];
+      for (const path of reads) {
+        const res = await get(path);
+        expect([path, res.status]).toEqual([path, 200]);
+        bodies.push(res.body);
+      }
+      return bodies;
+    };
+    const expected = await answers();
+    // A write that changes none of those answers, so that no answer kept in memory serves them.
+    const france = await bed.t.http.post('/api/covid/data').set(bed.t.auth()).send({
+      date: '2021-03-01',
+      country: 'France',
+      total_cases: 1,
+      new_cases: 1,
+      total_deaths: 0,
+      new_deaths: 0,
+    });
+    expect(france.status).toBe(201);
+    const rename = (from: string, to: string) =>
+      bed.t.dataSource.query(
+        bed.t.dataSource.options.type === 'mysql'
+          ? `RENAME TABLE ${from} TO ${to}`
+          : `ALTER TABLE ${from} RENAME TO ${to}`,
+      );
+    await rename('covid_revisions', 'covid_revisions_aside');
+    try {
+      expect(await answers()).toEqual(expected);
+    } finally {
+      await rename('covid_revisions_aside', 'covid_revisions');
+    }
+  });
 });

@@ -1,19 +1,28 @@
 export * from './api-token.entity';
 export * from './bigint.transformer';
+export * from './correction.entity';
 export * from './covid-record.entity';
 export * from './history-horizon.entity';
 export * from './mpox-record.entity';
 export * from './population.entity';
+export * from './region-day.entity';
 export * from './revision-commit.entity';
 export * from './revision.entity';
 export * from './series-record.entity';
 export * from './source.entity';
 
 import { ApiTokenEntity } from './api-token.entity';
+import {
+  CovidCorrectedDayEntity,
+  CovidCorrectionEntity,
+  MpoxCorrectedDayEntity,
+  MpoxCorrectionEntity,
+} from './correction.entity';
 import { CovidRecordEntity } from './covid-record.entity';
 import { HistoryHorizonEntity } from './history-horizon.entity';
 import { MpoxRecordEntity } from './mpox-record.entity';
 import { PopulationEntity } from './population.entity';
+import { CovidRegionDayEntity, MpoxRegionDayEntity, RegionMemberEntity } from './region-day.entity';
 import { CovidRevisionCommitEntity, MpoxRevisionCommitEntity } from './revision-commit.entity';
 import { CovidRevisionEntity, MpoxRevisionEntity } from './revision.entity';
 import { SourceEntity } from './source.entity';
@@ -26,6 +35,13 @@ export const ENTITIES = [
   MpoxRevisionEntity,
   CovidRevisionCommitEntity,
   MpoxRevisionCommitEntity,
+  CovidCorrectionEntity,
+  MpoxCorrectionEntity,
+  CovidCorrectedDayEntity,
+  MpoxCorrectedDayEntity,
+  RegionMemberEntity,
+  CovidRegionDayEntity,
+  MpoxRegionDayEntity,
   ApiTokenEntity,
   SourceEntity,
   HistoryHorizonEntity,

@@ -19,6 +19,10 @@ export abstract class RevisionCommitEntity {
   /** INT on MySQL, INTEGER on SQLite. */
   @Column({ type: 'integer' })
   revisions: number;
+
+  /** 1 when the transaction corrected figures (`<key>_corrections`): the corrections' walk. */
+  @Column({ type: 'smallint', default: 0 })
+  corrected: number;
 }
 
 /** Declares one disease's commits table with the indexes its migration creates. */
@@ -26,6 +30,7 @@ function RevisionCommitTable(table: string): ClassDecorator {
   return (target) => {
     Index(`uq_${table}_change_set`, ['changeSet'], { unique: true })(target);
     Index(`idx_${table}_at`, ['at'])(target);
+    Index(`idx_${table}_corrected`, ['corrected', 'seq'])(target);
     Entity(table)(target);
   };
 }

@@ -17,6 +17,8 @@ import { OneSpellingPerClient1765410000000 } from './1765410000000-one-spelling-
 import { ImportActorNames1765450000000 } from './1765450000000-import-actor-names';
 import { RevisionCorrectionsIndex1765500000000 } from './1765500000000-revision-corrections-index';
 import { SourceCorrections1765510000000 } from './1765510000000-source-corrections';
+import { KeptCorrections1765600000000 } from './1765600000000-kept-corrections';
+import { RegionDays1765610000000 } from './1765610000000-region-days';
 
 /** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
 export const MIGRATIONS = [
@@ -39,4 +41,6 @@ export const MIGRATIONS = [
   ImportActorNames1765450000000,
   RevisionCorrectionsIndex1765500000000,
   SourceCorrections1765510000000,
+  KeptCorrections1765600000000,
+  RegionDays1765610000000,
 ];

@@ -96,6 +96,16 @@ export class SeriesFigures {
     return places;
   }
 
+  /** A region's corrected dates: kept with its days, or as of the request's instant. */
+  private async regionCorrected(
+    region: { name: string; keys: string[] },
+    request: FigureRequest,
+  ): Promise<ReadonlySet<string>> {
+    if (!this.corrections) return new Set();
+    if (request.asOf === undefined) return this.corrections.regionCorrectedDates(region.name);
+    return correctedOfAny(await this.correctedPlaces(request), region.keys);
+  }
+
   /** A place's corrected dates as of the request's instant. */
   private correctedDates(key: string, request: FigureRequest): Promise<ReadonlySet<string>> {
     if (!this.corrections) return Promise.resolve(new Set());
@@ -176,9 +186,10 @@ export class SeriesFigures {
     const table = await this.population();
     if (place.kind === 'region') {
       const keys = place.region.members.map((member) => countryLookupKey(member.iso2));
-      const days = await this.listPages.run(() => this.repository.regionDays(keys, range));
+      const region = { name: place.region.name, keys };
+      const days = await this.listPages.run(() => this.repository.regionDays(region, range));
       // A region's day is corrected when a member's is; negative when its sum is (decision 0034).
-      const corrected = correctedOfAny(await this.correctedPlaces(request), keys);
+      const corrected = await this.regionCorrected(region, request);
       const populationOf = this.populationOf(table, { region: place.region });
       return { days, table, corrected, populationOf };
     }
@@ -289,7 +300,7 @@ export class SeriesFigures {
       this.repository.placeDays(key, readRange(request), { memo: false }),
     );
     const iso3 = country === null ? null : (resolveCountry(country)?.iso3 ?? null);
-    const corrected = (await this.correctedPlaces(request)).get(key) ?? new Set<string>();
+    const corrected = await this.correctedDates(key, request);
     let rows = rowsInRange(
       figuresOf(days, this.populationOf(table, { iso3 }), request.period, corrected),
       request,

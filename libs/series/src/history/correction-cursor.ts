@@ -11,7 +11,7 @@ export function encodeCorrectionCursor(position: CorrectionPosition): string {
 /** The position `text` stands for, or undefined when it is not a cursor this API wrote. */
 export function decodeCorrectionCursor(text: unknown): CorrectionPosition | undefined {
   if (typeof text !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(text)) return undefined;
-  const match = /^([1-9]\d{0,15})\.([1-9]\d{0,15})\.([0-3])$/.exec(
+  const match = /^([1-9]\d{0,15})\.([1-9]\d{0,15})\.([0-7])$/.exec(
     Buffer.from(text, 'base64url').toString('latin1'),
   );
   if (!match) return undefined;

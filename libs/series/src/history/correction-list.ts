@@ -75,7 +75,11 @@ export function correctionsOf(revision: CorrectingRevision): PlacedCorrection[] 
     const value = revision.after?.[field] ?? null;
     if (old === value) return;
     placed.push({
-      position: { seq: revision.seq, id: revision.id, field: index },
+      position: {
+        seq: revision.seq,
+        id: revision.id,
+        field: revision.part * CORRECTED_FIELDS.length + index,
+      },
       correction: {
         at: new Date(revision.at).toISOString(),
         date: revision.date,

@@ -125,6 +125,11 @@ export class SeriesCorrections {
     return this.placeMemo.get(key, read);
   }
 
+  /** The dates a member of the region `name` had corrected (kept with the region's days). */
+  regionCorrectedDates(name: string): Promise<Set<string>> {
+    return this.repository.regionCorrectedDates(name).then((dates) => new Set(dates));
+  }
+
   /** The corrected dates of every place (as of `asOf` when given), by place key. */
   correctedPlaces(asOf?: number): Promise<CorrectedPlaces> {
     const read = async () => {

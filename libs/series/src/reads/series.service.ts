@@ -21,7 +21,7 @@ import { RevisionReads } from '../history/revision-reads.service';
 import { ListFormat, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
 import { weeklySeries } from '../weekly/weekly-series';
-import { SeriesCorrections, correctedOfAny } from '../history/series-corrections';
+import { SeriesCorrections } from '../history/series-corrections';
 import { FigureBody, FigureQuery, MapQuery, SeriesFigures } from '../figures/series-figures';
 import { RecordWriter } from '../writes/record-writer.service';
 import { ListBody, RecordLists } from './record-lists.service';
@@ -224,7 +224,7 @@ export class SeriesService {
       const days = await this.repository.dailyWorld();
       const table = await this.figures.population();
       const populationOf = this.figures.populationOf(table, { region: regionNamed(WORLD) });
-      const corrected = correctedOfAny(await this.corrections.correctedPlaces());
+      const corrected = await this.corrections.regionCorrectedDates(WORLD);
       return JSON.stringify(weeklySeries(null, days, populationOf, corrected));
     });
   }

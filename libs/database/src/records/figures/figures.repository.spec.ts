@@ -11,6 +11,7 @@ describe('FiguresRepository.placeDays', () => {
     const figures = new FiguresRepository(
       query,
       () => ({ from: 'covid_data', params: [] }),
+      'covid',
       () => Promise.resolve('v1'),
     );
     return { figures, read };

@@ -1,6 +1,7 @@
 import { FIGURE_COLUMNS_SQL, IN_LIMIT, Row, toDaily } from '../record-rows';
 import { FigureDay } from '../series.types';
 import { VersionedMemo } from '../versioned-memo';
+import { regionDaysTable } from './region-day-statements';
 
 /** Runs a query (with the API's deadline). */
 type Query = (sql: string, params?: unknown[]) => Promise<Row[]>;
@@ -47,11 +48,16 @@ export class FiguresRepository {
    * without gaps (SQLite, a single writer): places' days and regions' sums are then kept until it
    * changes (all seven regions; the places most read, a few MB).
    */
+  private readonly regionTable: string;
+
+  /** @param key the disease's key (its tables' prefix). */
   constructor(
     private readonly query: Query,
     private readonly source: Source,
+    key: string,
     version?: () => Promise<string>,
   ) {
+    this.regionTable = regionDaysTable(key);
     if (version) {
       this.regions = new VersionedMemo(version, 32);
       this.places = new VersionedMemo(version, 64);
@@ -88,15 +94,31 @@ export class FiguresRepository {
   }
 
   /**
-   * Each date's sums over the places of `keys` that have a record that date, with how many do
-   * (`countries_reporting`), oldest first. Keys go IN_LIMIT at a time, the sums then merged.
+   * Each date's sums over the members of a region that have a record that date, with how many do
+   * (`countries_reporting`), oldest first: the region's kept days (`<key>_region_days`), or as of
+   * an instant, summed from the records as they stood then.
    */
-  regionDays(keys: string[], range: FigureRange): Promise<FigureDay[]> {
-    if (!this.regions || range.asOf !== undefined) return this.sumRegion(keys, range);
-    const key = JSON.stringify([keys, range.from, range.to]);
-    return this.regions.get(key, () => this.sumRegion(keys, range));
+  regionDays(region: { name: string; keys: string[] }, range: FigureRange): Promise<FigureDay[]> {
+    if (range.asOf !== undefined) return this.sumRegion(region.keys, range);
+    if (!this.regions) return this.keptRegionDays(region.name, range);
+    const key = JSON.stringify([region.name, range.from, range.to]);
+    return this.regions.get(key, () => this.keptRegionDays(region.name, range));
   }
 
+  private async keptRegionDays(region: string, range: FigureRange): Promise<FigureDay[]> {
+    const { conditions, params } = rangeWhere(range);
+    const rows = await this.query(
+      `SELECT date, ${FIGURE_COLUMNS_SQL}, countries_reporting FROM ${this.regionTable}
+       ${where(['region = ?', 'countries_reporting > 0', ...conditions])} ORDER BY date`,
+      [region, ...params],
+    );
+    return rows.map((row) => ({
+      ...toDaily(row),
+      countries_reporting: Number(row.countries_reporting),
+    }));
+  }
+
+  /** Keys go IN_LIMIT at a time, the sums then merged. */
   private async sumRegion(keys: string[], range: FigureRange): Promise<FigureDay[]> {
     const byDate = new Map<string, FigureDay>();
     for (let i = 0; i < keys.length; i += IN_LIMIT) {

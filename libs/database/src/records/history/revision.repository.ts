@@ -6,6 +6,8 @@ import { idConditions, listChunks, placeholders } from '../../sql-lists';
 import { withDeadline } from '../../database-deadline';
 import { IN_LIMIT, Row, VALUE_COLUMNS_SQL } from '../record-rows';
 import { ChangeOrigin, SeriesDefinition } from '../series.types';
+import { CorrectionStatements, correctionTables } from './correction-statements';
+import { RegionDayStatements } from '../figures/region-day-statements';
 import {
   ChangeSet,
   FeedPosition,
@@ -47,6 +49,8 @@ export class RevisionRepository {
   private readonly key: string;
   private readonly table: string;
   private readonly commits: string;
+  private readonly corrections: CorrectionStatements;
+  private readonly regionDays: RegionDayStatements;
 
   /**
    * @param gapGraceMs how long the feed waits at a gap in the commits' `seq` (see `feed`).
@@ -60,6 +64,9 @@ export class RevisionRepository {
     this.key = definition.key;
     this.table = `${definition.key}_revisions`;
     this.commits = `${definition.key}_revision_commits`;
+    const mysql = dataSource.options.type === 'mysql';
+    this.corrections = new CorrectionStatements(correctionTables(definition.key), mysql);
+    this.regionDays = new RegionDayStatements(definition.key, mysql);
   }
 
   private rows(sql: string, params: unknown[]): Promise<Row[]> {
@@ -103,7 +110,9 @@ export class RevisionRepository {
         sealed = true;
         // A write that changed nothing leaves no commit: the feed only walks commits with revisions.
         if (appended === 0) return;
-        await manager.query(this.commitInsertSql, [key, Date.now(), appended]);
+        for (const { sql, params } of this.closingStatements(key, Date.now(), appended)) {
+          await manager.query(sql, params);
+        }
       },
     };
   }
@@ -137,12 +146,26 @@ export class RevisionRepository {
     const stored = { recordId: 'recordId' in revision ? revision.recordId : 0, ...revision };
     return [
       this.revisionsInsert(key, origin, at, [stored], recordIdSql),
-      { sql: this.commitInsertSql, params: [key, at, 1] },
+      ...this.closingStatements(key, at, 1),
     ];
   }
 
-  private get commitInsertSql(): string {
-    return `INSERT INTO ${this.commits} (change_set, at, revisions) VALUES (?, ?, ?)`;
+  /**
+   * A change set's last statements: what reads need of it kept in the write's own transaction,
+   * so that they never derive it from the history (its corrections, the regions' daily sums),
+   * then its commit row, the very last.
+   */
+  private closingStatements(key: string, at: number, revisions: number): SqlStatement[] {
+    return [
+      ...this.corrections.ofChangeSet(key),
+      ...this.regionDays.ofChangeSet(key),
+      {
+        sql: `INSERT INTO ${this.commits} (change_set, at, revisions, corrected)
+          SELECT ?, ?, ?, CASE WHEN EXISTS (SELECT 1 FROM ${this.key}_corrections
+            WHERE change_set = ?) THEN 1 ELSE 0 END`,
+        params: [key, at, revisions, key],
+      },
+    ];
   }
 
   /** The INSERT of `revisions`; `recordIdSql` stands for the record id of each, if given. */

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { withDeadline } from '../../database-deadline';
 import { FiguresRepository } from '../figures/figures.repository';
+import { WORLD } from '@app/countries';
 import { CorrectionsRepository } from '../history/corrections.repository';
 import { RevisionRepository } from '../history/revision.repository';
 import { ListCursor } from '../list-cursor';
@@ -45,23 +46,22 @@ export class RecordReadsRepository {
   ) {
     this.table = definition.table;
     this.revisions = new RevisionRepository(dataSource, definition, deadlineMs);
-    const revisions = `${definition.key}_revisions`;
-    // Every committed write adds revisions and seals a commit; on SQLite (one writer) both take
-    // their ids in commit order, so the pair changes with every write, a copy-swap load included.
-    // `data_version` changes with any other connection's commit: the CLI's prune, which deletes.
+    // Every committed write that changes something seals a commit, a copy-swap load included; on
+    // SQLite (one writer) its `seq` follows the commit order. `data_version` changes with any other
+    // connection's commit: the CLI's prune, which deletes revisions without a commit of its own.
     const version = async () => {
       const [row] = await this.rows(
-        `SELECT (SELECT MAX(id) FROM ${revisions}) AS r,
-                (SELECT MAX(seq) FROM ${definition.key}_revision_commits) AS c,
+        `SELECT (SELECT MAX(seq) FROM ${definition.key}_revision_commits) AS c,
                 (SELECT data_version FROM pragma_data_version()) AS d`,
       );
-      return `${String(row?.r)}:${String(row?.c)}:${String(row?.d)}`;
+      return `${String(row?.c)}:${String(row?.d)}`;
     };
     const mysql = dataSource.options.type === 'mysql';
     this.version = mysql ? undefined : version;
     this.figures = new FiguresRepository(
       (sql, params) => this.rows(sql, params),
       (asOf) => this.source(asOf),
+      definition.key,
       this.version,
     );
     this.corrections = new CorrectionsRepository(
@@ -144,21 +144,7 @@ export class RecordReadsRepository {
 
   /** Sums over the countries that have a record on each date, oldest first. */
   async dailyWorld(): Promise<DailyValues[]> {
-    const rows = await this.rows(
-      `SELECT date, SUM(new_cases) AS new_cases, SUM(new_deaths) AS new_deaths,
-              ${this.sumOfIntegers('total_cases')} AS total_cases,
-              ${this.sumOfIntegers('total_deaths')} AS total_deaths
-       FROM ${this.table} GROUP BY date ORDER BY date`,
-    );
-    return rows.map(toDaily);
-  }
-
-  /**
-   * The sum of a BIGINT column, always a number: SQLite's SUM fails on an integer overflow past
-   * 2^63 (a thousand countries at the largest total), its TOTAL adds as doubles; MySQL's is exact.
-   */
-  private sumOfIntegers(column: string): string {
-    return this.dataSource.options.type === 'mysql' ? `SUM(${column})` : `TOTAL(${column})`;
+    return this.figures.regionDays({ name: WORLD, keys: [] }, {});
   }
 
   /** Each country's most recent record. */
