@@ -1,10 +1,9 @@
 import { SqlStatement } from '../../write-batch';
 import { FIGURE_COLUMNS, FIGURE_COLUMNS_SQL } from '../record-rows';
 
-/** The regions' members, shared by both diseases (`RegionDaysRepository.reconcile` keeps it). */
-export const REGION_MEMBERS = 'region_members';
+import { REGION_MEMBERS, regionDaysTable } from '../derived-tables';
 
-export const regionDaysTable = (key: string) => `${key}_region_days`;
+export { REGION_MEMBERS, regionDaysTable } from '../derived-tables';
 
 /**
  * Each region's daily sums (`<key>_region_days`), kept by every write in its own transaction

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { allRegions, countryLookupKey } from '@app/countries';
 import { listChunks, placeholders } from '../../sql-lists';
 import { writeTransaction } from '../../write-transaction';
-import { correctionTables } from '../history/correction-statements';
+import { correctionTables } from '../derived-tables';
 import { COVID_SERIES, MPOX_SERIES } from '../series.types';
 import { REGION_MEMBERS, RegionDayStatements } from './region-day-statements';
 

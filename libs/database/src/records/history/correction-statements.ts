@@ -1,27 +1,8 @@
 import { SqlStatement } from '../../write-batch';
 import { FIGURE_COLUMNS } from '../record-rows';
+import { CorrectionTables } from '../derived-tables';
 
-/**
- * The corrections a change set made, written in the change set's own transaction
- * (docs/corrections.md, decision 0036): reads never derive them from the whole history.
- *
- * `<key>_corrections` holds one row per place and date a revision corrected: part 0 the day it
- * changed or left, part 1 the day a moved record arrived at. `<key>_corrected_days` holds each
- * corrected place and date with the moment of its first correction (the flags, `as_of` included).
- */
-export interface CorrectionTables {
-  revisions: string;
-  corrections: string;
-  correctedDays: string;
-}
-
-export function correctionTables(key: string): CorrectionTables {
-  return {
-    revisions: `${key}_revisions`,
-    corrections: `${key}_corrections`,
-    correctedDays: `${key}_corrected_days`,
-  };
-}
+export { CorrectionTables, correctionTables } from '../derived-tables';
 
 /** The corrections' columns, in the order the statements below select them. */
 export const CORRECTION_COLUMNS_SQL = [
@@ -47,6 +28,13 @@ const heldBy = (alias: string) =>
   FIGURE_COLUMNS.map((f) => `(CASE WHEN ${alias}.${f} IS NULL THEN 0 ELSE 1 END)`).join(' + ');
 
 /**
+ * The corrections a change set made, written in the change set's own transaction
+ * (docs/corrections.md, decision 0036): reads never derive them from the whole history.
+ *
+ * `<key>_corrections` holds one row per place and date a revision corrected: part 0 the day it
+ * changed or left, part 1 the day a moved record arrived at. `<key>_corrected_days` holds each
+ * corrected place and date with the moment of its first correction (the flags, `as_of` included).
+ *
  * Statements for one database: `scope` selects the revisions looked at (a change set's, or the
  * whole history for the migration), its parameters in `params`.
  */

@@ -1,6 +1,5 @@
 import { FIGURE_COLUMNS, Row } from '../record-rows';
-import { correctionTables } from './correction-statements';
-import { regionDaysTable } from '../figures/region-day-statements';
+import { correctionTables, regionDaysTable } from '../derived-tables';
 
 /** Runs a query (with the API's deadline). */
 type Query = (sql: string, params?: unknown[]) => Promise<Row[]>;
