@@ -9,3 +9,4 @@ export * from './history/revision.repository';
 export * from './history/corrections.repository';
 export * from './history/revision-pruner';
 export * from './figures/figures.repository';
+export * from './figures/region-members.reconciler';
