@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { runCli } from '../../test/support/cli';
 import { databaseEnv } from '../../test/support/built-api';
 import { TestDatabase, createTestDatabase } from '../../test/support/test-database';
+import { PROJECT_ROOT } from './paths';
 
 export type BenchDb = 'sqlite' | 'mysql';
 
@@ -53,6 +57,12 @@ export async function importWithCli(
   };
 }
 
+/** Loads the population table with the built admin CLI (the series' per-million figures). */
+export async function importPopulation(env: Record<string, string>): Promise<void> {
+  const population = await runCli(['import', 'population', POPULATION_FILE], env);
+  if (population.code !== 0) throw new Error(`import population failed: ${population.stderr}`);
+}
+
 /**
  * A throw-away database (SQLite temp file, or a fresh MariaDB database dropped by `drop()`),
  * migrated and loaded with the COVID and MPOX data sets by the admin CLI's `import` (the import
@@ -68,11 +78,44 @@ export async function prepareDatabase(
       await importWithCli('covid', DATA_FILES.covid, env),
       await importWithCli('mpox', DATA_FILES.mpox, env),
     ];
-    const population = await runCli(['import', 'population', POPULATION_FILE], env);
-    if (population.code !== 0) throw new Error(`import population failed: ${population.stderr}`);
+    await importPopulation(env);
     return { database, imports };
   } catch (error) {
     await database.drop();
     throw error;
+  }
+}
+
+/** A store of its own loaded with the COVID file, and a folder for the copies made of the file. */
+export interface LoadedStore {
+  database: TestDatabase;
+  /** The CLI's environment on that database. */
+  env: Record<string, string>;
+  /** A temporary folder, removed with the store. */
+  dir: string;
+  /** The COVID file, absolute. */
+  original: string;
+  /** The CLI's import of the COVID file into the empty store. */
+  firstLoad: ImportResult;
+}
+
+/**
+ * A new database loaded with the COVID file by the admin CLI, handed to `use`, then dropped with
+ * the temporary folder whatever `use` did.
+ */
+export async function withLoadedCovid<T>(
+  type: BenchDb,
+  use: (store: LoadedStore) => Promise<T>,
+): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-store-'));
+  const database = await createTestDatabase(type);
+  try {
+    const env = { ...databaseEnv(database.config), DB_TIMEOUT_MS: '60000' };
+    const original = resolve(PROJECT_ROOT, DATA_FILES.covid);
+    const firstLoad = await importWithCli('covid', original, env);
+    return await use({ database, env, dir, original, firstLoad });
+  } finally {
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
   }
 }

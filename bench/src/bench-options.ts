@@ -7,6 +7,13 @@ export const positive = (value: string): number => {
   return n;
 };
 
+/** A whole number of one or more. */
+export const count = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a whole number of 1 or more');
+  return n;
+};
+
 /** The options of the load both `bench` and `bench:compare` generate, with the same meaning. */
 export function withLoadOptions(
   command: Command,

@@ -12,6 +12,8 @@ import { formatCorrections } from './corrections-run';
 import { FeedPageStats, formatFeedPage } from './feed-run';
 import { RecordHistoryStats, formatRecordHistory } from './history-run';
 import { LoadStats } from './load-run';
+import { YearOfSyncsStats, formatYearOfSyncs } from './year-run';
+import { markdownTable } from './markdown-table';
 
 export interface RouteResult {
   name: string;
@@ -60,6 +62,8 @@ export interface BenchResult {
   restate?: RestateStats;
   /** A source revising 1% of its rows over the loaded store (section "revised file"). */
   revisedFile?: RevisedFileStats;
+  /** The reads after a year of revised imports beside the fresh store's (issue 51). */
+  yearOfSyncs?: YearOfSyncsStats;
   /** The last page of the change feed (since the change feed issue). */
   feedPage?: FeedPageStats;
   /** One record's history (since the history issue; absent before). */
@@ -100,14 +104,6 @@ export function machine(): BenchResult['machine'] {
 
 const num = (value: number, digits = 0): string =>
   value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  const line = (row: string[]): string =>
-    `| ${row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' | ')} |`;
-  const rule = `|${widths.map((w, i) => (i === 0 ? ':' : '-').padEnd(w + 1, '-') + (i === 0 ? '-' : ':')).join('|')}|`;
-  return [line(rows[0]), rule, ...rows.slice(1).map(line)].join('\n');
-}
 
 /** The one table of a run, in Markdown (pasted as is in docs/performance.md). */
 export function formatResult(result: BenchResult): string {
@@ -187,7 +183,7 @@ export function formatResult(result: BenchResult): string {
         .join('') +
       `; API started as node ${[...(result.options.apiNodeFlags ?? []), '<main.js>'].join(' ')}`,
     '',
-    table(rows),
+    markdownTable(rows),
     '',
     `Import: ${imports}`,
     `Full dump (${num(first?.rows ?? 0)} rows, ${num((first?.bytes ?? 0) / 1024 ** 2, 1)} MB): best ${num(dump.bestSeconds, 2)} s over ${dump.runs.length} run(s) ` +
@@ -231,6 +227,7 @@ export function formatResult(result: BenchResult): string {
     ...(result.revisedFile?.corrections ? [formatCorrections(result.revisedFile.corrections)] : []),
     ...(result.recordHistory ? [formatRecordHistory(result.recordHistory)] : []),
     ...(result.feedPage ? [formatFeedPage(result.feedPage)] : []),
+    ...(result.yearOfSyncs ? formatYearOfSyncs(result.yearOfSyncs) : []),
   ].join('\n');
 }
 

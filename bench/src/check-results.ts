@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { BenchResult } from './bench-report';
 import { DATA_ROWS } from './bench-database';
 import { productionStartCommand } from './start-command';
+import { yearOfSyncsProblems } from './year-run';
 
 /**
  * Checks that a bench run wrote well-formed results (used by CI after a short run): the API ran as
@@ -131,6 +132,7 @@ function check(result: BenchResult): string[] {
       revised.corrections.country.failedReads === 0,
     "revised file: a country's corrections listed, every read answered",
   );
+  problems.push(...yearOfSyncsProblems(result.yearOfSyncs));
   const history = result.recordHistory;
   expect(
     history !== undefined && history.reads > 0 && history.failedReads === 0,

@@ -21,36 +21,51 @@ interface FeedPage {
   next: string | null;
 }
 
-async function feedPage(server: ServerProcess, auth: Record<string, string>, after?: string) {
+async function feedPage(apiUrl: string, auth: Record<string, string>, after?: string) {
   const query = `?limit=${PAGE}${after ? `&after=${after}` : ''}`;
-  const res = await fetch(`${server.url}${FEED_PATH}${query}`, { headers: auth });
+  const res = await fetch(`${apiUrl}${FEED_PATH}${query}`, { headers: auth });
   if (res.status !== 200) throw new Error(`GET ${FEED_PATH}${query}: ${res.status}`);
   return (await res.json()) as FeedPage;
 }
 
+/** Where the feed's last full page starts: its path, the changes in it and in the whole feed. */
+export interface LastFeedPage {
+  path: string;
+  pageChanges: number;
+  feedChanges: number;
+}
+
+/** Reads the whole COVID feed once, page by page, to find where its last full page starts. */
+export async function lastFeedPage(
+  apiUrl: string,
+  auth: Record<string, string>,
+): Promise<LastFeedPage> {
+  let feedChanges = 0;
+  let lastFull: string | undefined;
+  let after: string | undefined;
+  for (;;) {
+    const page = await feedPage(apiUrl, auth, after);
+    if (page.next === null) break;
+    feedChanges += page.changes.length;
+    if (page.changes.length === PAGE) lastFull = after;
+    after = page.next;
+  }
+  const pageChanges = (await feedPage(apiUrl, auth, lastFull)).changes.length;
+  return { path: `${FEED_PATH}${lastFull ? `?after=${lastFull}` : ''}`, pageChanges, feedChanges };
+}
+
 /**
- * Reads the whole COVID feed once, page by page, to find where its last full page starts, then
- * times that page (the last `PAGE` changes) at a steady rate, one request at a time on a
- * keep-alive connection: what a partner polling the end of a feed of the import's size waits.
+ * Times the feed's last full page (the last `PAGE` changes) at a steady rate, one request at a
+ * time on a keep-alive connection: what a partner polling the end of a feed of the import's size
+ * waits.
  */
 export async function runFeedPage(
   server: ServerProcess,
   auth: Record<string, string>,
   { seconds = 10, readsPerSecond = 20 } = {},
 ): Promise<FeedPageStats> {
-  let feedChanges = 0;
-  let lastFull: string | undefined;
-  let after: string | undefined;
-  for (;;) {
-    const page = await feedPage(server, auth, after);
-    if (page.next === null) break;
-    feedChanges += page.changes.length;
-    if (page.changes.length === PAGE) lastFull = after;
-    after = page.next;
-  }
-  const url = `${server.url}${FEED_PATH}${lastFull ? `?after=${lastFull}` : ''}`;
-  const pageChanges = (await feedPage(server, auth, lastFull)).changes.length;
-  const latencies = await steadyReads(url, auth, { seconds, readsPerSecond });
+  const { path, pageChanges, feedChanges } = await lastFeedPage(server.url, auth);
+  const latencies = await steadyReads(server.url + path, auth, { seconds, readsPerSecond });
   return {
     ...latencies,
     feedChanges,

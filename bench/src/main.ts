@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { positive, withLoadOptions } from './bench-options';
+import { count, positive, withLoadOptions } from './bench-options';
 import { BenchDb, prepareDatabase } from './bench-database';
 import { BenchResult, RouteResult, formatResult, machine } from './bench-report';
 import { CREATE_PATH, CSV_DUMP_PATH, DUMP_PATH, createBodies, readRoutes } from './bench-routes';
@@ -18,6 +18,7 @@ import { runRecordHistory } from './history-run';
 import { runRestateWrites } from './restate-run';
 import { runRevisedFile } from './revised-run';
 import { runSyncReads } from './sync-run';
+import { runYearOfSyncs } from './year-run';
 import { LoadOptions, LoadStats, combineLoads, runLoad } from './load-run';
 import { PROJECT_ROOT } from './paths';
 import { ServerProcess } from './server-process';
@@ -37,6 +38,8 @@ interface Options extends LoadOptions {
   apiMain: string;
   apiNodeFlags: string[];
   label?: string;
+  yearImports: number;
+  yearReads: number;
 }
 
 const MIN_CREATED_PER_SECOND = 1500;
@@ -92,6 +95,18 @@ function parseOptions(argv: string[]): Options {
       production.nodeFlags,
     )
     .option('--label <label>', 'suffix of the result file name, for A/B runs')
+    .option(
+      '--year-imports <n>',
+      'a year of syncs: revised copies of the COVID file imported (1% of the rows each)',
+      count,
+      100,
+    )
+    .option(
+      '--year-reads <n>',
+      'a year of syncs: sequential reads of each read, on the fresh store and after the imports',
+      count,
+      30,
+    )
     .parse(argv)
     .opts<Options>();
 }
@@ -258,6 +273,15 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
     );
     const revisedFile = await runRevisedFile(db, options.port + 2, resolve(options.apiMain));
 
+    log(`a year of syncs: ${options.yearImports} revised copies imported, reads before and after`);
+    const yearOfSyncs = await runYearOfSyncs(
+      db,
+      options.port + 2,
+      resolve(options.apiMain),
+      { copies: options.yearImports, reads: options.yearReads, country: options.country },
+      log,
+    );
+
     log(`POST ${CREATE_PATH}`);
     const bodies = createBodies();
     const createTarget = (server: ServerProcess) => ({
@@ -293,6 +317,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       syncReads,
       restate,
       revisedFile,
+      yearOfSyncs,
       feedPage,
       recordHistory,
       cursorPages,

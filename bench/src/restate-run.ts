@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { databaseEnv } from '../../test/support/built-api';
+import { join } from 'node:path';
 import { RevisedRow, writeRevisedCopy } from '../../test/support/revised-file';
-import { createTestDatabase } from '../../test/support/test-database';
-import { BenchDb, DATA_FILES, ImportResult, importWithCli } from './bench-database';
+import { BenchDb, ImportResult, importWithCli, withLoadedCovid } from './bench-database';
 import { apiEnvironment } from './bench-servers';
-import { PROJECT_ROOT } from './paths';
 import { ServerProcess } from './server-process';
 import { WriteLatencies, steadyWrites } from './sync-run';
 
@@ -42,12 +37,7 @@ export async function importOverLoaded(
   writesPerSecond: number,
   afterImport: (apiUrl: string, since: string, revised: RevisedRow[]) => Promise<number>,
 ): Promise<OverLoaded> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-revise-'));
-  const database = await createTestDatabase(db);
-  try {
-    const env = { ...databaseEnv(database.config), DB_TIMEOUT_MS: '60000' };
-    const original = resolve(PROJECT_ROOT, DATA_FILES.covid);
-    const firstLoad = await importWithCli('covid', original, env);
+  return withLoadedCovid(db, async ({ database, env, dir, original, firstLoad }) => {
     const copy = join(dir, share < 1 ? 'covid-revised.csv.gz' : 'covid-restated.csv.gz');
     const revised = writeRevisedCopy(original, copy, share);
     const api = ServerProcess.start(
@@ -69,10 +59,7 @@ export async function importOverLoaded(
     } finally {
       await api.stop();
     }
-  } finally {
-    await database.drop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** The COVID file with every `total_cases` one higher, imported over the loaded store. */
