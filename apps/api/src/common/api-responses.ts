@@ -93,7 +93,7 @@ export const ApiBadRequest = (
     error: MESSAGES.invalidBody,
     details: [
       'date : champ obligatoire',
-      'total_cases : doit être un entier de 0 à 9007199254740991',
+      'total_cases : doit être un entier de 0 à 1000000000000',
     ],
   },
 ) => ApiResponse({ status: 400, description, type: ErrorResponse, example });
