@@ -22,6 +22,21 @@ export function isUniqueViolation(error: unknown): boolean {
   );
 }
 
+/**
+ * A bulk write that gave up: other writers kept creating or deleting the records it writes, round
+ * after round. Its transaction is rolled back; the same write may succeed a moment later.
+ */
+export class WriteRaceLostError extends Error {
+  constructor() {
+    super('other writers kept changing the same records');
+    this.name = 'WriteRaceLostError';
+  }
+}
+
+export function isWriteRaceLost(error: unknown): boolean {
+  return error instanceof WriteRaceLostError;
+}
+
 /** MySQL chose this transaction as a deadlock's victim and rolled it back: it may be run again. */
 export function isDeadlock(error: unknown): boolean {
   const e = driverError(error);

@@ -6,8 +6,8 @@
  * aside (first-load.e2e-spec.ts).
  */
 import { COVID_SERIES, RecordValues } from '@app/series';
-import { eventually } from '../../support/cli';
 import { TEST_ORIGIN, seedWriter } from '../../support/fixtures';
+import { statementRunning } from '../../support/running-statement';
 import { tableRows } from '../../support/table-snapshot';
 import { TestApp, bootTestApp } from '../../support/test-app';
 import { TEST_DB_TYPE } from '../../support/test-database';
@@ -30,19 +30,7 @@ mysqlOnly('an import changing stored records (MySQL)', () => {
   });
   afterAll(() => t.close());
 
-  /** Whether one statement `LIKE` this runs in the test's database (waiting for a lock), soon. */
-  const running = (statement: string) =>
-    eventually(
-      async () => {
-        const rows = await t.dataSource.query<{ n: string | number }[]>(
-          `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
-           WHERE DB = DATABASE() AND INFO LIKE ?`,
-          [statement],
-        );
-        return Number(rows[0].n) === 1;
-      },
-      { attempts: 100, everyMs: 20 },
-    );
+  const running = (statement: string) => statementRunning(t.dataSource, statement);
 
   it('holds the rows it changes, not the gaps beside them: API writes go on', async () => {
     const repository = seedWriter(t.dataSource, COVID_SERIES);
@@ -113,7 +101,7 @@ mysqlOnly('an import changing stored records (MySQL)', () => {
         yield await Promise.resolve([record('Chad', '2021-01-01', 2)]);
       }
       const load = repository.upsertStream(restated(), { actor: 'test:restate' });
-      // The import's lock request, waiting (MariaDB lists no LOCK WAIT in INNODB_TRX for it).
+      // The import's lock request, waiting.
       expect(await running('SELECT id FROM covid_data WHERE id IN (%) FOR UPDATE')).toBe(true);
       await other.query('DELETE FROM covid_data WHERE id = ?', [old]);
       await other.commitTransaction();

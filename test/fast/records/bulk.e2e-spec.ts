@@ -1,4 +1,5 @@
 import { TestApp, bootTestApp } from '../../support/test-app';
+import { FIGURE_MAX } from '@app/series';
 
 const record = (country: string, date: string, total_cases = 10) => ({
   date,
@@ -78,7 +79,7 @@ describe.each(['covid', 'mpox'])('POST /api/%s/data/bulk', (key) => {
       error: 'Données invalides.',
       details: [
         "[1] date : 2021-02-30 n'est pas une date du calendrier",
-        `[1] total_cases : doit être un entier de 0 à ${Number.MAX_SAFE_INTEGER}`,
+        `[1] total_cases : doit être un entier de 0 à ${FIGURE_MAX}`,
         '[3] colour : champ inconnu',
         '[4] doit être un objet JSON',
       ],

@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { validateHeaderValue } from 'node:http';
 import { Socket, connect } from 'node:net';
 import { Response } from 'supertest';
+import { FIGURE_MAX } from '@app/series';
 import { TestApp, TOKENS, bootTestApp } from '../../support/test-app';
 import { snapshot } from '../../support/table-snapshot';
 
@@ -171,12 +172,8 @@ const validRecord = fc
     date: validDate,
     country: fc.constantFrom('Fuzzland', 'Côte d’Azur', 'Ελλάδα', ' fuzzland ', 'Nowhere'),
     total_cases: fc.nat(),
-    // Within the bound of a daily figure (2^53-1 in magnitude).
-    new_cases: fc.double({
-      noNaN: true,
-      min: -Number.MAX_SAFE_INTEGER,
-      max: Number.MAX_SAFE_INTEGER,
-    }),
+    // Within the bound of a daily figure (10^12 in magnitude).
+    new_cases: fc.double({ noNaN: true, min: -FIGURE_MAX, max: FIGURE_MAX }),
     total_deaths: fc.nat(),
     new_deaths: fc.integer(),
   })

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { FIGURE_MAX } from '@app/series';
 import { databaseEnv, runCli } from '../../support/cli';
 import { cliTestBed } from '../../support/cli-test-bed';
 import { tableRows } from '../../support/table-snapshot';
@@ -167,7 +168,7 @@ describe('admin command line: import and export', () => {
       [
         "line 3: date : 2021-02-30 n'est pas une date du calendrier",
         "line 5: new_cases : « abc » n'est pas un nombre",
-        `line 6: total_cases : doit être un entier de 0 à ${Number.MAX_SAFE_INTEGER}; total_deaths : doit être un entier de 0 à ${Number.MAX_SAFE_INTEGER}`,
+        `line 6: total_cases : doit être un entier de 0 à ${FIGURE_MAX}; total_deaths : doit être un entier de 0 à ${FIGURE_MAX}`,
         'line 7: 6 colonnes attendues, 3 trouvées',
         'line 8: country : doit contenir de 1 à 100 caractères',
         'error: 5 invalid row(s) (see their line numbers above); nothing was imported',

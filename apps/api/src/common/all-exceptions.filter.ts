@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiError, BODY_PROBLEMS, ErrorBody, MESSAGES } from '@app/common';
-import { isDatabaseUnavailable } from '@app/database';
+import { isDatabaseUnavailable, isWriteRaceLost } from '@app/database';
 
 /** Statuses that HTTP itself (router, body parser) raises, with the API's message for each. */
 const STATUS_MESSAGES: Partial<Record<number, string>> = {
@@ -20,6 +20,12 @@ const STATUS_MESSAGES: Partial<Record<number, string>> = {
   [HttpStatus.TOO_MANY_REQUESTS]: MESSAGES.tooManyRequests,
   [HttpStatus.SERVICE_UNAVAILABLE]: MESSAGES.databaseUnavailable,
 };
+
+/**
+ * Seconds a client should wait before sending a bulk write again that gave up against other
+ * writers: their churn is brief, and the write is whole or nothing, so the same request is safe.
+ */
+export const WRITE_RACE_RETRY_AFTER_S = 1;
 
 interface ErrorWithStatus {
   statusCode?: number;
@@ -41,16 +47,21 @@ export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     // Server-side failures are logged with the request's id (its X-Request-Id header).
-    const { status, body } = this.describe(
+    const { status, body, retryAfter } = this.describe(
       exception,
       `request ${http.getRequest<{ id?: string }>().id}`,
     );
     const { httpAdapter } = this.adapterHost;
     const response: unknown = http.getResponse();
+    if (retryAfter !== undefined)
+      httpAdapter.setHeader(response, 'Retry-After', String(retryAfter));
     httpAdapter.reply(response, body, status);
   }
 
-  private describe(exception: unknown, request: string): { status: number; body: ErrorBody } {
+  private describe(
+    exception: unknown,
+    request: string,
+  ): { status: number; body: ErrorBody; retryAfter?: number } {
     if (exception instanceof ApiError) {
       return { status: exception.getStatus(), body: exception.getResponse() as ErrorBody };
     }
@@ -60,6 +71,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const error = (exception ?? {}) as ErrorWithStatus;
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       return this.fromStatus(error.statusCode, error, request);
+    }
+    if (isWriteRaceLost(exception)) {
+      this.logger.warn(`Bulk write gave up (${request}): ${describeError(error)}`);
+      return {
+        status: HttpStatus.SERVICE_UNAVAILABLE,
+        body: { error: MESSAGES.writeRaceLost },
+        retryAfter: WRITE_RACE_RETRY_AFTER_S,
+      };
     }
     if (isDatabaseUnavailable(exception)) {
       this.logger.warn(`Database unavailable (${request}): ${describeError(error)}`);

@@ -40,6 +40,20 @@ export class BulkAck {
   updated: number;
 }
 
+/** The `Retry-After` header of an answer that asks the client to come back. */
+export const retryAfterHeader = (description: string, example: number) => ({
+  'Retry-After': { description, schema: { type: 'integer', minimum: 1, example } },
+});
+
+/** Named examples of error bodies, from `{ name: [summary, message] }`. */
+export const errorExamples = (examples: Record<string, [summary: string, message: string]>) =>
+  Object.fromEntries(
+    Object.entries(examples).map(([name, [summary, error]]) => [
+      name,
+      { summary, value: { error } },
+    ]),
+  );
+
 const error = (status: number, description: string, example: string) =>
   ApiResponse({ status, description, type: ErrorResponse, example: { error: example } });
 
@@ -53,12 +67,7 @@ export const ApiCommonErrors = (): MethodDecorator & ClassDecorator =>
         'one (`tokens limit`), else THROTTLE_LIMIT requests per THROTTLE_TTL seconds',
       type: ErrorResponse,
       example: { error: MESSAGES.tooManyRequests },
-      headers: {
-        'Retry-After': {
-          description: 'Seconds to wait before the next request (at least 1)',
-          schema: { type: 'integer', minimum: 1, example: 42 },
-        },
-      },
+      headers: retryAfterHeader('Seconds to wait before the next request (at least 1)', 42),
     }),
     error(503, 'Database unreachable (retry later)', MESSAGES.databaseUnavailable),
     error(500, 'Unexpected error (never a stack trace or SQL text)', MESSAGES.internal),
@@ -74,16 +83,10 @@ export const ApiTokenErrors = (): MethodDecorator & ClassDecorator =>
       headers: {
         'WWW-Authenticate': { description: 'Always `Bearer`', schema: { type: 'string' } },
       },
-      examples: {
-        noToken: {
-          summary: 'No Authorization header, another scheme or an empty token',
-          value: { error: MESSAGES.noToken },
-        },
-        invalidToken: {
-          summary: 'Unknown or revoked token',
-          value: { error: MESSAGES.invalidToken },
-        },
-      },
+      examples: errorExamples({
+        noToken: ['No Authorization header, another scheme or an empty token', MESSAGES.noToken],
+        invalidToken: ['Unknown or revoked token', MESSAGES.invalidToken],
+      }),
     }),
   );
 
@@ -91,10 +94,7 @@ export const ApiBadRequest = (
   description = 'Invalid input; `details` lists each problem',
   example: { error: string; details: string[] } = {
     error: MESSAGES.invalidBody,
-    details: [
-      'date : champ obligatoire',
-      'total_cases : doit être un entier de 0 à 9007199254740991',
-    ],
+    details: ['date : champ obligatoire', 'total_cases : doit être un entier de 0 à 1000000000000'],
   },
 ) => ApiResponse({ status: 400, description, type: ErrorResponse, example });
 

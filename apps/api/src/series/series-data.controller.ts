@@ -35,6 +35,8 @@ import {
   CreatedAck,
   ErrorResponse,
   WriteAck,
+  errorExamples,
+  retryAfterHeader,
 } from '../common/api-responses';
 import { IdParamDto } from '../common/id-param.dto';
 import { HttpCache } from '../http-cache/http-cache.decorator';
@@ -166,6 +168,21 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       description: 'Body that is not JSON (Content-Type other than application/json)',
       type: ErrorResponse,
       example: { error: MESSAGES.unsupportedMediaType },
+    })
+    @ApiResponse({
+      status: 503,
+      description:
+        'Database unreachable, or (MySQL) other writers kept creating or deleting the same records ' +
+        'while the batch was written: nothing written, the same request may be sent again',
+      type: ErrorResponse,
+      examples: errorExamples({
+        unavailable: ['Database unreachable', MESSAGES.databaseUnavailable],
+        raceLost: ['Gave up against other writers, with Retry-After', MESSAGES.writeRaceLost],
+      }),
+      headers: retryAfterHeader(
+        'Seconds to wait before sending the batch again (when it gave up)',
+        1,
+      ),
     })
     async bulk(
       @Body(BulkRecordsPipe) records: RecordBodyDto[],

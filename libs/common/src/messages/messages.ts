@@ -10,6 +10,8 @@ export const MESSAGES = {
   internal: 'Erreur interne du serveur.',
   databaseUnavailable: 'Base de données indisponible. Réessayez plus tard.',
   shuttingDown: 'Service en cours d’arrêt. Réessayez plus tard.',
+  writeRaceLost:
+    'D’autres écritures modifient sans cesse les mêmes enregistrements. Réessayez dans un instant.',
   invalidBody: 'Données invalides.',
   invalidQuery: 'Paramètres de requête invalides.',
   invalidParam: 'Paramètre de chemin invalide.',

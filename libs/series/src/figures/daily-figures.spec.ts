@@ -39,6 +39,13 @@ describe('daily figures', () => {
     ]);
   });
 
+  it('averages the days after a huge one exactly once it has left the window', () => {
+    const days = [Number.MAX_SAFE_INTEGER, 1, 1, 1, 1, 1, 1, 1, 1].map((n, i) =>
+      day(`2023-03-0${i + 1}`, n),
+    );
+    expect(smoothedColumn(days, 'new_cases').slice(7)).toEqual([1, 1]);
+  });
+
   it('keeps negative days as published, in the averages too', () => {
     const days = [10, 10, 10, 10, 10, 10, -11].map((n, i) => day(`2023-03-0${i + 1}`, n));
     expect(smoothedColumn(days, 'new_cases')[6]).toBe(7);

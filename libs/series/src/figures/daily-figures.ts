@@ -28,23 +28,21 @@ const DAY_MS = 86_400_000;
 /**
  * Each day's mean of `field` over the 7 calendar days ending that day, or null unless each of
  * those days has a record (days without one are absent, not zero). `days`: dates ascending, each
- * once; a running sum, so that a long series costs one pass.
+ * once. Each window is summed afresh: a running sum keeps the rounding of every value it ever
+ * held, so a huge day would spoil the averages of the small ones after it.
  */
 export function smoothedColumn(
   days: FigureDay[],
   field: 'new_cases' | 'new_deaths',
 ): (number | null)[] {
   const dayNumbers = days.map((day) => Date.parse(`${day.date}T00:00:00Z`) / DAY_MS);
-  const column: (number | null)[] = [];
-  let sum = 0;
-  for (let i = 0; i < days.length; i++) {
-    sum += days[i][field];
+  return days.map((_, i) => {
     const first = i - (SMOOTHING_DAYS - 1);
-    if (first > 0) sum -= days[first - 1][field];
-    const whole = first >= 0 && dayNumbers[i] - dayNumbers[first] === SMOOTHING_DAYS - 1;
-    column.push(whole ? sum / SMOOTHING_DAYS : null);
-  }
-  return column;
+    if (first < 0 || dayNumbers[i] - dayNumbers[first] !== SMOOTHING_DAYS - 1) return null;
+    let sum = 0;
+    for (let j = first; j <= i; j++) sum += days[j][field];
+    return sum / SMOOTHING_DAYS;
+  });
 }
 
 /** The per-million figures of a row whose counts and averages are set, with `population`. */

@@ -73,14 +73,14 @@ export function checkRecordCountry(value: unknown, field: string): FieldProblem 
 }
 
 /**
- * The largest magnitude of a figure: 2^53-1, the largest integer a JSON number holds exactly.
- * Totals go up to it (the contract); daily figures from minus it to it, so that any sum of them
- * stays a finite number (JSON has no Infinity: it would be written `null`).
+ * The largest magnitude of a figure, 10^12: far above any real count (the world holds under 10^10
+ * people), and low enough that the sums the API answers stay exact integers in a double (below
+ * 2^53): a week of 7 days over a thousand places at the bound is 7 x 10^15 (decision 0044).
  */
-export const FIGURE_MAX = Number.MAX_SAFE_INTEGER;
+export const FIGURE_MAX = 1_000_000_000_000;
 
 export function checkCount(value: unknown, field: string): FieldProblem | undefined {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= FIGURE_MAX
     ? undefined
     : { field, problem: 'not-an-integer-in-range', min: 0, max: FIGURE_MAX };
 }

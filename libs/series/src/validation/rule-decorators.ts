@@ -71,12 +71,12 @@ export function IsRecordCountry() {
   return ruleDecorator('isRecordCountry', checkRecordCountry);
 }
 
-/** A JSON integer from 0 to 2^53-1 (strings are never coerced). */
+/** A JSON integer from 0 to FIGURE_MAX, 10^12 (strings are never coerced). */
 export function IsCount() {
   return ruleDecorator('isCount', checkCount);
 }
 
-/** A JSON number from -(2^53-1) to 2^53-1 (negative values allowed: sources publish corrections). */
+/** A JSON number from -10^12 to 10^12, FIGURE_MAX (negative values allowed: sources publish corrections). */
 export function IsDailyFigure() {
   return ruleDecorator('isDailyFigure', checkDailyFigure);
 }

@@ -39,7 +39,7 @@ export class RecordBodyDto implements RecordValues {
   @IsRecordCountry()
   country: string;
 
-  @ApiProperty({ example: 4078133, minimum: 0, maximum: Number.MAX_SAFE_INTEGER, type: 'integer' })
+  @ApiProperty({ example: 4078133, minimum: 0, maximum: FIGURE_MAX, type: 'integer' })
   @IsCount()
   total_cases: number;
 
@@ -53,7 +53,7 @@ export class RecordBodyDto implements RecordValues {
   @IsDailyFigure()
   new_cases: number;
 
-  @ApiProperty({ example: 91170, minimum: 0, maximum: Number.MAX_SAFE_INTEGER, type: 'integer' })
+  @ApiProperty({ example: 91170, minimum: 0, maximum: FIGURE_MAX, type: 'integer' })
   @IsCount()
   total_deaths: number;
 

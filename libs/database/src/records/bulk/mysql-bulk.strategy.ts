@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { isUniqueViolation } from '../../database-errors';
+import { WriteRaceLostError, isUniqueViolation } from '../../database-errors';
 import { listChunks, placeholders } from '../../sql-lists';
 import { ChangeSet } from '../history/revision.repository';
 import {
@@ -15,8 +15,11 @@ import { RecordValues, SeriesRecord } from '../series.types';
 import { BulkStrategy } from './bulk-strategy';
 import { BulkChange, BulkStatements, RECORD_ROW, nextChunk } from './bulk-statements';
 
-/** Rounds of a write whose keys other writers keep creating or deleting under it. */
-const RACE_ROUNDS = 5;
+/**
+ * Rounds of a write whose keys other writers keep creating or deleting under it, before it gives
+ * up (`WriteRaceLostError`). A test seam: the race tests lower it to reach the give-up at once.
+ */
+export const BULK_RACE_LIMIT = { rounds: 5 };
 
 /** A change of a record stored under `id`. */
 type Update = BulkChange & { id: number };
@@ -60,7 +63,7 @@ export class MysqlBulkStrategy implements BulkStrategy {
     const kept: Update[] = [];
     const created: BulkChange[] = [];
     for (let round = 1; creates.length > 0 || updates.length > 0; round++) {
-      if (round > RACE_ROUNDS) throw new Error('other writers kept changing the same records');
+      if (round > BULK_RACE_LIMIT.rounds) throw new WriteRaceLostError();
       const present = await this.lockRows(
         manager,
         updates.map((u) => u.id),
