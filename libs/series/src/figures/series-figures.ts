@@ -4,7 +4,7 @@ import { FiguresRepository, PopulationRow } from '@app/database';
 import { ConcurrencyLimit } from '../concurrency-limit';
 import { ListFormat, listChunks, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
-import { CorrectedPlaces, SeriesCorrections, correctedOfAny } from '../history/series-corrections';
+import { SeriesCorrections, correctedOfAny } from '../history/series-corrections';
 import { PopulationOf } from './daily-figures';
 import { FigureCursor, decodeFigureCursor, encodeFigureCursor } from './figure-cursor';
 import { mapCountries } from './figure-map';
@@ -83,19 +83,6 @@ export class SeriesFigures {
     private readonly corrections?: SeriesCorrections,
   ) {}
 
-  /** The corrected dates of every place, read once per request (`allPlaces`' pages). */
-  private readonly correctedOfRequest = new WeakMap<FigureRequest, Promise<CorrectedPlaces>>();
-
-  private correctedPlaces(request: FigureRequest): Promise<CorrectedPlaces> {
-    if (!this.corrections) return Promise.resolve(new Map<string, Set<string>>());
-    let places = this.correctedOfRequest.get(request);
-    if (!places) {
-      places = this.corrections.correctedPlaces(request.asOf);
-      this.correctedOfRequest.set(request, places);
-    }
-    return places;
-  }
-
   /** A region's corrected dates: kept with its days, or as of the request's instant. */
   private async regionCorrected(
     region: { name: string; keys: string[] },
@@ -103,7 +90,7 @@ export class SeriesFigures {
   ): Promise<ReadonlySet<string>> {
     if (!this.corrections) return new Set();
     if (request.asOf === undefined) return this.corrections.regionCorrectedDates(region.name);
-    return correctedOfAny(await this.correctedPlaces(request), region.keys);
+    return correctedOfAny(await this.corrections.correctedPlaces(request.asOf), region.keys);
   }
 
   /** A place's corrected dates as of the request's instant. */

@@ -38,7 +38,6 @@ export type CorrectedPlaces = Map<string, Set<string>>;
  */
 export class SeriesCorrections {
   private readonly placeMemo?: VersionedMemo<Set<string>>;
-  private readonly allMemo?: VersionedMemo<CorrectedPlaces>;
 
   /**
    * @param version as `FiguresRepository`'s: when given (SQLite), the corrected dates are kept
@@ -54,7 +53,6 @@ export class SeriesCorrections {
   ) {
     if (version) {
       this.placeMemo = new VersionedMemo(version, 64);
-      this.allMemo = new VersionedMemo(version, 1);
     }
   }
 
@@ -130,19 +128,18 @@ export class SeriesCorrections {
     return this.repository.regionCorrectedDates(name).then((dates) => new Set(dates));
   }
 
-  /** The corrected dates of every place (as of `asOf` when given), by place key. */
-  correctedPlaces(asOf?: number): Promise<CorrectedPlaces> {
-    const read = async () => {
-      const places: CorrectedPlaces = new Map();
-      for (const { key, date } of await this.repository.correctedDays(undefined, asOf)) {
-        const dates = places.get(key) ?? new Set<string>();
-        dates.add(date);
-        places.set(key, dates);
-      }
-      return places;
-    };
-    if (!this.allMemo || asOf !== undefined) return read();
-    return this.allMemo.get('all', read);
+  /**
+   * The corrected dates of every place as of `asOf`, by place key: a read as of an instant reads
+   * the corrected days made by then (live reads take a place's or a region's, kept by the writes).
+   */
+  async correctedPlaces(asOf: number): Promise<CorrectedPlaces> {
+    const places: CorrectedPlaces = new Map();
+    for (const { key, date } of await this.repository.correctedDays(undefined, asOf)) {
+      const dates = places.get(key) ?? new Set<string>();
+      dates.add(date);
+      places.set(key, dates);
+    }
+    return places;
   }
 
   /** The figures corrected by the revisions that carry `requestId` (an import's id). */
