@@ -6,3 +6,4 @@ export * from './token-hash';
 export * from './describe-error';
 export * from './csv';
 export * from './source-name';
+export * from './concurrency-limit';

@@ -48,6 +48,11 @@ export function isSqliteBusy(error: unknown): boolean {
   return driverError(error)?.code === 'SQLITE_BUSY';
 }
 
+/** mysql2 stopped waiting for a query's answer (`DB_TIMEOUT_MS`); the server may still run it. */
+export function isQueryTimeout(error: unknown): boolean {
+  return driverError(error)?.code === 'PROTOCOL_SEQUENCE_TIMEOUT';
+}
+
 const CONNECTION_CODES = new Set([
   'DATABASE_DEADLINE',
   'ECONNREFUSED',
@@ -64,6 +69,8 @@ const CONNECTION_CODES = new Set([
   'ER_BAD_DB_ERROR',
   'ER_LOCK_WAIT_TIMEOUT',
   'ER_LOCK_DEADLOCK',
+  // A statement killed on the server (past its deadline, or by an operator).
+  'ER_QUERY_INTERRUPTED',
   'SQLITE_BUSY',
   'SQLITE_LOCKED',
   'SQLITE_CANTOPEN',

@@ -1,6 +1,5 @@
 export * from './validation';
 export * from './read-cache';
-export * from './concurrency-limit';
 export * from './weekly/weekly-series';
 export * from './stream-turns';
 export * from './list-format';

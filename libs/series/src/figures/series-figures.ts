@@ -1,7 +1,6 @@
-import { ApiError, MESSAGES, addDays, problemMessage } from '@app/common';
+import { ApiError, MESSAGES, addDays, problemMessage, ConcurrencyLimit } from '@app/common';
 import { Region, countryLookupKey, regionNamed, resolveCountry } from '@app/countries';
 import { FiguresRepository, PopulationRow } from '@app/database';
-import { ConcurrencyLimit } from '../concurrency-limit';
 import { ListFormat, listChunks, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
 import { SeriesCorrections, correctedOfAny } from '../history/series-corrections';

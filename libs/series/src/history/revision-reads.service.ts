@@ -1,5 +1,4 @@
-import { ApiError, MESSAGES, parseInstant, problemMessage } from '@app/common';
-import { ConcurrencyLimit } from '../concurrency-limit';
+import { ApiError, MESSAGES, parseInstant, problemMessage, ConcurrencyLimit } from '@app/common';
 import { ListFormat } from '../list-format';
 import { checkAsOf, parseAsOf } from './as-of';
 import { decodeChangeCursor } from './change-cursor';

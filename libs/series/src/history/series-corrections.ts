@@ -1,6 +1,5 @@
-import { ApiError, MESSAGES, parseInstant, problemMessage } from '@app/common';
+import { ApiError, MESSAGES, parseInstant, problemMessage, ConcurrencyLimit } from '@app/common';
 import { countryLookupKey } from '@app/countries';
-import { ConcurrencyLimit } from '../concurrency-limit';
 import { ListFormat } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
 import { decodeCorrectionCursor } from './correction-cursor';

@@ -1,6 +1,5 @@
-import { ApiError, MESSAGES, problemMessage } from '@app/common';
+import { ApiError, MESSAGES, problemMessage, ConcurrencyLimit } from '@app/common';
 import { countryLookupKey } from '@app/countries';
-import { ConcurrencyLimit } from '../concurrency-limit';
 import { asOfInstant, RevisionReads } from '../history/revision-reads.service';
 import { ListFormat, listChunks, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';

@@ -1,3 +1,4 @@
+import { ConcurrencyLimit } from '@app/common';
 import { DynamicModule, Inject, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '@app/config';
@@ -7,7 +8,6 @@ import {
   SeriesDefinition,
   RecordReadsRepository,
 } from '@app/database';
-import { ConcurrencyLimit } from '../concurrency-limit';
 import { READ_CACHE_COUNTS, ReadCache, ReadCacheCounters } from '../read-cache';
 import { RecordChangeModule } from '../writes/record-change.module';
 import { RecordChangeService } from '../writes/record-change.service';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError, MESSAGES, addDays } from '@app/common';
+import { ApiError, MESSAGES, addDays, ConcurrencyLimit } from '@app/common';
 import { WORLD, countryLookupKey, regionNamed, resolveCountry } from '@app/countries';
 import {
   PopulationRow,
@@ -15,7 +15,6 @@ import {
   Totals,
   RecordReadsRepository,
 } from '@app/database';
-import { ConcurrencyLimit } from '../concurrency-limit';
 import { ChangeFeedPage, ChangeFeedQuery } from '../history/change-feed';
 import { RevisionReads } from '../history/revision-reads.service';
 import { ListFormat, listText } from '../list-format';

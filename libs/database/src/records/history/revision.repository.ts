@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { countryKey } from '@app/common';
 import { SqlStatement } from '../../write-batch';
 import { idConditions, listChunks, placeholders } from '../../sql-lists';
-import { withDeadline } from '../../database-deadline';
+import { readWithDeadline } from '../../cancellable-read';
 import { IN_LIMIT, Row, VALUE_COLUMNS_SQL } from '../record-rows';
 import { ChangeOrigin, SeriesDefinition } from '../series.types';
 import { CorrectionStatements, correctionTables } from './correction-statements';
@@ -70,7 +70,7 @@ export class RevisionRepository {
   }
 
   private rows(sql: string, params: unknown[]): Promise<Row[]> {
-    return withDeadline(this.dataSource.query<Row[]>(sql, params), this.deadlineMs);
+    return readWithDeadline<Row[]>(this.dataSource, sql, params, this.deadlineMs);
   }
 
   /**
@@ -217,13 +217,10 @@ export class RevisionRepository {
 
   /** A record's revisions, oldest first; none for an id that never existed. */
   async ofRecord(recordId: number): Promise<StoredRevision[]> {
-    const rows = await withDeadline(
-      this.dataSource.query<Row[]>(
-        `SELECT id, record_id, at, actor, request_id, kind, ${VALUE_COLUMNS_SQL} FROM ${this.table}
-         WHERE record_id = ? ORDER BY id`,
-        [recordId],
-      ),
-      this.deadlineMs,
+    const rows = await this.rows(
+      `SELECT id, record_id, at, actor, request_id, kind, ${VALUE_COLUMNS_SQL} FROM ${this.table}
+       WHERE record_id = ? ORDER BY id`,
+      [recordId],
     );
     return rows.map(toRevision);
   }
@@ -256,10 +253,7 @@ export class RevisionRepository {
 
   /** At least as many as the revisions of the table (ids count from 1), read from the index. */
   async upperCount(): Promise<number> {
-    const [row] = await withDeadline(
-      this.dataSource.query<Row[]>(`SELECT MAX(id) AS top FROM ${this.table}`),
-      this.deadlineMs,
-    );
+    const [row] = await this.rows(`SELECT MAX(id) AS top FROM ${this.table}`, []);
     return Number(row?.top ?? 0);
   }
 

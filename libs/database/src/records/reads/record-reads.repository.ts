@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { withDeadline } from '../../database-deadline';
+import { readWithDeadline } from '../../cancellable-read';
 import { FiguresRepository } from '../figures/figures.repository';
 import { WORLD } from '@app/countries';
 import { CorrectionsRepository } from '../history/corrections.repository';
@@ -72,7 +72,7 @@ export class RecordReadsRepository {
   }
 
   private async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
-    return withDeadline(this.dataSource.query<Row[]>(sql, params), this.deadlineMs);
+    return readWithDeadline<Row[]>(this.dataSource, sql, params, this.deadlineMs);
   }
 
   async latest(count: number): Promise<SeriesRecord[]> {

@@ -1,6 +1,4 @@
-import { AppConfig, loadConfig } from '@app/config';
 import { ConcurrencyLimit } from './concurrency-limit';
-import { listPageQueries } from './reads/series.module';
 
 describe('ConcurrencyLimit', () => {
   it('runs at most max tasks at once, the others in order, and frees a slot when a task fails', async () => {
@@ -34,14 +32,5 @@ describe('ConcurrencyLimit', () => {
     most = 0;
     await Promise.all([limit.run(task(5)), limit.run(task(6))]);
     expect(most).toBe(2);
-  });
-
-  it('gives list pages a quarter of the MySQL pool per disease, at least one; one on SQLite', () => {
-    const mysql = (pool?: string): AppConfig =>
-      loadConfig({ DB_TYPE: 'mysql', ...(pool ? { DB_POOL_SIZE: pool } : {}) });
-    expect(listPageQueries(mysql())).toBe(2);
-    expect(listPageQueries(mysql('40'))).toBe(10);
-    expect(listPageQueries(mysql('2'))).toBe(1);
-    expect(listPageQueries(loadConfig({}))).toBe(1);
   });
 });
