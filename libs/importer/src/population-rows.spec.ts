@@ -69,5 +69,15 @@ describe('population rows', () => {
       'UN WPP (https://example.org/wpp.csv), 2022',
     );
     expect(shownSource('x'.repeat(300))).toHaveLength(200);
+    // Any scheme, any absolute path; cleaned before it is cut.
+    const signature = `X-Amz-Signature=${'f'.repeat(300)}`;
+    expect(
+      shownSource(
+        `ftp://admin:pw@h.example/p.csv?token=T; s3://b/k.csv?${signature}; /srv/x/p.csv`,
+      ),
+    ).toBe('ftp://h.example/p.csv; s3://b/k.csv; p.csv');
+    expect(shownSource(`${'y'.repeat(150)} https://u:p@h.example/p.csv?${signature}`)).toBe(
+      `${'y'.repeat(150)} https://h.example/p.csv`,
+    );
   });
 });

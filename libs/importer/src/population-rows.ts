@@ -1,5 +1,5 @@
 import { resolveCountry } from '@app/countries';
-import { sourceName } from '@app/common';
+import { withSourceNames } from '@app/common';
 import { PopulationRow } from '@app/database';
 import { CsvRecord } from './csv-records';
 
@@ -118,15 +118,14 @@ export function populationRows(
   return { rows: [...rows.values()], summary };
 }
 
+/** The `population.source` column's size. */
+export const POPULATION_SOURCE_LENGTH = 200;
+
 /**
- * A table's `source` as `/api/population` shows it to anyone: the URLs in it reduced to what
- * `sourceName` keeps (no credentials, query string or fragment), at most 200 characters.
+ * A table's `source` as `/api/population` shows it to anyone: its URLs of any scheme and its
+ * absolute paths reduced to what `sourceName` keeps (no credentials, query string, fragment or
+ * folder), then cut to the column's size.
  */
 export function shownSource(text: string): string {
-  const shown = text.replace(/https?:\/\/[^\s"'<>()]+/gi, (url) => {
-    // Punctuation after a URL belongs to the sentence around it.
-    const after = /[.,;:!?]+$/.exec(url)?.[0] ?? '';
-    return sourceName(url.slice(0, url.length - after.length)) + after;
-  });
-  return shown.slice(0, 200);
+  return withSourceNames(text).slice(0, POPULATION_SOURCE_LENGTH);
 }

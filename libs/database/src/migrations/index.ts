@@ -17,6 +17,7 @@ import { OneSpellingPerClient1765410000000 } from './1765410000000-one-spelling-
 import { ImportActorNames1765450000000 } from './1765450000000-import-actor-names';
 import { RevisionCorrectionsIndex1765500000000 } from './1765500000000-revision-corrections-index';
 import { SourceCorrections1765510000000 } from './1765510000000-source-corrections';
+import { SourceNamesWithoutSecrets1765640000000 } from './1765640000000-source-names-without-secrets';
 
 /** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   ImportActorNames1765450000000,
   RevisionCorrectionsIndex1765500000000,
   SourceCorrections1765510000000,
+  SourceNamesWithoutSecrets1765640000000,
 ];
