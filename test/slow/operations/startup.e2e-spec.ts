@@ -32,6 +32,11 @@ describe('the production start command', () => {
     [{ THROTTLE_LIMIT: '-5' }, 'THROTTLE_LIMIT'],
     [{ NODE_ENV: 'production' }, 'DB_TYPE'],
     [{ API_TOKENS: 'nocolon' }, 'API_TOKENS'],
+    [
+      { API_TOKENS: 'ok:abcdefgh1234,Revert:abcdefgh5678' },
+      'API_TOKENS: entry 2 has the client name "Revert", which the service writes under itself',
+    ],
+    [{ API_TOKENS: 'restore:abcdefgh1234' }, 'API_TOKENS: entry 1 has the client name "restore"'],
     [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY=true is refused: it trusts every hop'],
     [{ TRUST_PROXY: '0.0.0.0/0' }, 'TRUST_PROXY: "0.0.0.0/0" is refused: it trusts public'],
     [{ TRUST_PROXY: '::ffff:10.0.0.1/96' }, 'TRUST_PROXY: "::ffff:10.0.0.1/96" is refused'],
