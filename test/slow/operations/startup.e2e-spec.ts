@@ -47,6 +47,14 @@ describe('the production start command', () => {
     expect(result.stderr).toContain(variable);
   });
 
+  it('names a repeated SYNC_SOURCES entry by its number, never by its signed URL', () => {
+    const url = 'https://user:pass@h.example/covid.csv?X-Amz-Signature=SECRET';
+    const result = startWith({ SYNC_SOURCES: `covid=${url},covid=${url}` });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('SYNC_SOURCES: entry 2 lists the covid URL of entry 1 again');
+    expect(result.stderr).not.toMatch(/user|pass|SECRET/);
+  });
+
   it('serves on the SQLite default with no other set-up, and stops cleanly on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'covid-start-'));
     // Exactly `npm run start:prod` (its Node flags too), from another working directory.
