@@ -34,6 +34,10 @@ export function fileRoute(version: () => { body: string; etag: string; modified:
   return route;
 }
 
+/** A file that never changes (one ETag): `fileRoute` of one version. */
+export const staticFile = (body: string) =>
+  fileRoute(() => ({ body, etag: '"1"', modified: 'Mon, 01 Jan 2024 00:00:00 GMT' }));
+
 /** A real HTTP server on 127.0.0.1 standing in for a data source (WHO, OWID...). */
 export class SourceServer {
   readonly routes: Record<string, SourceRoute> = {};

@@ -7,6 +7,17 @@ import { SCOPES, Scope, parseScopes } from './scopes';
 /** A client's name (static tokens and the admin CLI's): 1 to 64 letters, digits, . _ @ -. */
 export const CLIENT_NAME = /^[\w.@-]{1,64}$/;
 
+/**
+ * Names the service writes its own history under (the command line's `cli:revert`, listed as
+ * `revert` among the corrections, `cli:restore`, `import:`, `sync:`, `migration:`), case ignored:
+ * a client under one would pass for the command line or an import (decision 0042).
+ */
+export const RESERVED_CLIENT_NAMES =
+  'revert, restore, cli:..., import:..., sync:..., migration:...';
+const RESERVED_NAME = /^(?:revert|restore|(?:cli|import|sync|migration):.*)$/is;
+
+export const isReservedClientName = (client: string): boolean => RESERVED_NAME.test(client.trim());
+
 export type DbType = 'sqlite' | 'mysql';
 
 export interface DatabaseConfig {
@@ -119,6 +130,10 @@ export function parseApiTokens(value: string | undefined): StaticToken[] {
       }
       if (!client || !token) {
         problems.push(`API_TOKENS: entry ${index + 1} is not "name:token"`);
+      } else if (isReservedClientName(client)) {
+        problems.push(
+          `API_TOKENS: entry ${index + 1} has the client name "${client}", which the service writes under itself (${RESERVED_CLIENT_NAMES}); give the client another name`,
+        );
       } else if (!CLIENT_NAME.test(client)) {
         problems.push(
           `API_TOKENS: entry ${index + 1} has an invalid client name (letters, digits, . _ @ -)`,

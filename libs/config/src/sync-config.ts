@@ -48,7 +48,8 @@ export function parseSyncConfig(
     return undefined;
   }
   const parsed: SyncSource[] = [];
-  const seen = new Set<string>();
+  /** The entry number of each data set and URL already listed. */
+  const seen = new Map<string, number>();
   sources
     .split(ENTRY_START)
     .map((entry) => entry.trim())
@@ -64,9 +65,13 @@ export function parseSyncConfig(
       } else if (!isHttpUrl(url)) {
         problems.push(`SYNC_SOURCES: the ${dataset} URL must be an http:// or https:// URL`);
       } else if (seen.has(`${dataset} ${url}`)) {
-        problems.push(`SYNC_SOURCES: ${dataset}=${url} is listed twice`);
+        // By its entry numbers: the URL may hold credentials or a signature.
+        const first = seen.get(`${dataset} ${url}`)!;
+        problems.push(
+          `SYNC_SOURCES: entry ${index + 1} lists the ${dataset} URL of entry ${first} again`,
+        );
       } else {
-        seen.add(`${dataset} ${url}`);
+        seen.set(`${dataset} ${url}`, index + 1);
         parsed.push({ dataset: dataset as SyncDataset, url });
       }
     });

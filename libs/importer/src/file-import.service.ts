@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sourceName } from '@app/common';
+import { withSourceNames } from '@app/common';
 import { SourceRepository } from '@app/database';
 import { SeriesDefinition } from '@app/series';
 import { ImportProgress } from './import-progress';
@@ -29,8 +29,7 @@ export class FileImportService {
     const attempt = newAttempt(series.key, url, await this.sources.find(series.key, url));
     const summary = await this.importer.run(series, file, progress, signal);
     // `/api/sources` shows the failure: naming the file, not the server's folders.
-    const name = sourceName(file);
-    const shown = summary.failure?.replaceAll(resolve(file), name).replaceAll(file, name);
+    const shown = summary.failure && withSourceNames(summary.failure, [resolve(file), file]);
     const saved = { ...summary, failure: shown };
     await this.sources.save(appliedState(attempt, saved, {}, summary.contentHash ?? ''));
     return summary;

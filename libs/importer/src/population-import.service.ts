@@ -46,6 +46,7 @@ export class PopulationImportService {
     const url = isUrl(target) ? target : pathToFileURL(resolve(target)).href;
     const previous = await this.sources.find(POPULATION_DATASET, url);
     const attempt = newAttempt(POPULATION_DATASET, url, previous);
+    // Messages name the source as readers see it (`withSourceNames`, before any cut).
     const fail = async (message: string) => {
       await this.sources.save({ ...attempt, lastError: message });
       return new ImportError(message);
@@ -59,7 +60,7 @@ export class PopulationImportService {
     try {
       downloaded = await downloadSource(target, { ...download, previous });
     } catch (error) {
-      throw await fail(describeError(error));
+      throw await fail(describeError(error, [target]));
     }
     if (downloaded.kind === 'not-modified') {
       await this.sources.save({ ...attempt, outcome: 'unchanged', lastSuccessAt: Date.now() });
@@ -80,7 +81,8 @@ export class PopulationImportService {
         // The table's source as any reader may see it: no credentials, query string or fragment.
         result = await this.importFile(downloaded.path, sourceName(target), signal);
       } catch (error) {
-        throw await fail(describeError(error).replaceAll(downloaded.path, target));
+        const known = [{ text: downloaded.path, name: sourceName(target) }, target];
+        throw await fail(describeError(error, known));
       }
       await this.sources.save(
         this.applied(attempt, result.summary, downloaded.validators, downloaded.hash),

@@ -1,5 +1,5 @@
 import { resolveCountry } from '@app/countries';
-import { sourceName } from '@app/common';
+import { withSourceNames } from '@app/common';
 import { PopulationRow } from '@app/database';
 import { CsvRecord } from './csv-records';
 
@@ -46,6 +46,14 @@ export function populationColumns(
   };
 }
 
+/** The earliest year a row may have; the latest is next year (a projection published early). */
+export const FIRST_YEAR = 1800;
+/**
+ * A population in plain digits, above 0: OWID's `67000000.0` is read, but not `0x10`, `1e3`,
+ * `-0`, `+5`, `012` or `1.5`, which say a damaged or misread file rather than a head count.
+ */
+const POPULATION = /^[1-9]\d*(?:\.0+)?$/;
+
 const count = (counts: Record<string, number>, name: string) =>
   (counts[name] = (counts[name] ?? 0) + 1);
 
@@ -80,8 +88,11 @@ export function populationRows(
     const yearText = cell(columns.year);
     const populationText = cell(columns.population);
     const year = Number(yearText);
-    if (!/^-?\d{1,4}$/.test(yearText)) {
-      summary.invalid.push(`line ${line}: year ${JSON.stringify(yearText)} is not a year`);
+    const lastYear = new Date().getUTCFullYear() + 1;
+    if (!/^\d{4}$/.test(yearText) || year < FIRST_YEAR || year > lastYear) {
+      summary.invalid.push(
+        `line ${line}: year ${JSON.stringify(yearText.slice(0, 40))} is not a year from ${FIRST_YEAR} to ${lastYear}`,
+      );
       continue;
     }
     if (populationText === '') {
@@ -89,9 +100,9 @@ export function populationRows(
       continue;
     }
     const population = Number(populationText);
-    if (!Number.isFinite(population) || population < 0 || population > Number.MAX_SAFE_INTEGER) {
+    if (!POPULATION.test(populationText) || population > Number.MAX_SAFE_INTEGER) {
       summary.invalid.push(
-        `line ${line}: population ${JSON.stringify(populationText.slice(0, 40))} is not a number of people`,
+        `line ${line}: population ${JSON.stringify(populationText.slice(0, 40))} is not a whole number of people above 0`,
       );
       continue;
     }
@@ -111,22 +122,21 @@ export function populationRows(
       iso3: identity.iso3,
       year,
       country: identity.name,
-      population: Math.round(population),
+      population,
       source: shownSource(cell(columns.source) || defaultSource),
     });
   }
   return { rows: [...rows.values()], summary };
 }
 
+/** The `population.source` column's size. */
+export const POPULATION_SOURCE_LENGTH = 200;
+
 /**
- * A table's `source` as `/api/population` shows it to anyone: the URLs in it reduced to what
- * `sourceName` keeps (no credentials, query string or fragment), at most 200 characters.
+ * A table's `source` as `/api/population` shows it to anyone: its URLs of any scheme and its
+ * absolute paths reduced to what `sourceName` keeps (no credentials, query string, fragment or
+ * folder), then cut to the column's size.
  */
 export function shownSource(text: string): string {
-  const shown = text.replace(/https?:\/\/[^\s"'<>()]+/gi, (url) => {
-    // Punctuation after a URL belongs to the sentence around it.
-    const after = /[.,;:!?]+$/.exec(url)?.[0] ?? '';
-    return sourceName(url.slice(0, url.length - after.length)) + after;
-  });
-  return shown.slice(0, 200);
+  return withSourceNames(text).slice(0, POPULATION_SOURCE_LENGTH);
 }

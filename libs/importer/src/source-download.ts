@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { withSourceNames } from '@app/common';
 
 /** What the previous successful download of a URL answered, sent back as conditions. */
 export interface Validators {
@@ -70,7 +71,7 @@ export async function downloadSource(url: string, options: DownloadOptions): Pro
       const failure =
         error instanceof DownloadError
           ? error
-          : new DownloadError(`cannot download ${url}: ${networkReason(error)}`, true);
+          : new DownloadError(`cannot download ${url}: ${networkReason(error, url)}`, true);
       if (!failure.retry || attempt >= options.attempts) throw failure;
       await new Promise((r) => setTimeout(r, options.backoffMs * 2 ** (attempt - 1)));
     }
@@ -80,12 +81,15 @@ export async function downloadSource(url: string, options: DownloadOptions): Pro
 const sameValidators = (a: Validators, b: Validators) =>
   a.etag === b.etag && a.lastModified === b.lastModified;
 
-/** The innermost cause of a fetch failure ("fetch failed" alone says nothing). */
-function networkReason(error: unknown): string {
+/**
+ * The innermost cause of a fetch failure ("fetch failed" alone says nothing), its URLs named
+ * before it is cut (the cause may quote the URL, credentials included).
+ */
+function networkReason(error: unknown, url: string): string {
   let current = error;
   while (current instanceof Error && current.cause instanceof Error) current = current.cause;
   const message = current instanceof Error ? current.message : String(current);
-  return message.split('\n')[0].slice(0, 200);
+  return withSourceNames(message.split('\n')[0], [url]).slice(0, 200);
 }
 
 async function attemptDownload(

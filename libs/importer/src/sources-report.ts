@@ -1,4 +1,4 @@
-import { sourceName } from '@app/common';
+import { sourceName, withSourceNames } from '@app/common';
 import { SyncConfig } from '@app/config';
 import { SourceState } from '@app/database';
 
@@ -84,7 +84,8 @@ function toStatus(state: SourceState, scheduled: boolean, next: string | null): 
     rows_skipped: state.rowsSkipped,
     figures_corrected: state.figuresCorrected ?? 0,
     last_import_id: state.lastImportId,
-    last_error: state.lastError,
+    // Errors are saved named (`withSourceNames`); one kept from before is named on its way out.
+    last_error: state.lastError === null ? null : withSourceNames(state.lastError, [state.url]),
     next_run_at: scheduled ? next : null,
   };
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { SourceRepository, SourceState } from '@app/database';
 import { SeriesDefinition } from '@app/series';
 import { ImportError } from './import-error';
-import { describeError, importActor, sourceName } from '@app/common';
+import { describeError, importActor, sourceName, withSourceNames } from '@app/common';
 import { ImportProgress } from './import-progress';
 import { ImportService, ImportSummary } from './import.service';
 import { DownloadOptions, downloadSource } from './source-download';
@@ -34,13 +34,11 @@ export class UrlImportService {
   ): Promise<UrlImport> {
     const previous = await this.sources.find(series.key, url);
     const attempt = newAttempt(series.key, url, previous);
-    // Messages name the source as readers see it: no credential or query string in an error
-    // that `/api/sources` or the sync's log shows.
-    const name = sourceName(url);
+    // Messages name the source as readers see it (`withSourceNames`, before any cut): no
+    // credential or query string in an error that `/api/sources` or the sync's log shows.
     const fail = async (message: string) => {
-      const shown = message.replaceAll(url, name);
-      await this.sources.save({ ...attempt, lastError: shown });
-      return new ImportError(shown);
+      await this.sources.save({ ...attempt, lastError: message });
+      return new ImportError(message);
     };
     const unchanged = async (reason: string, state: Partial<SourceState> = {}) => {
       await this.sources.save({
@@ -56,7 +54,7 @@ export class UrlImportService {
     try {
       downloaded = await downloadSource(url, { ...download, previous });
     } catch (error) {
-      throw await fail(describeError(error));
+      throw await fail(describeError(error, [url]));
     }
     if (downloaded.kind === 'not-modified') return unchanged('not modified (HTTP 304)');
     try {
@@ -64,6 +62,8 @@ export class UrlImportService {
       if (previous && hash === previous.contentHash) {
         return await unchanged('same content as the last import', validators);
       }
+      // The temporary file's name means nothing to the user: the URL's does.
+      const known = [{ text: downloaded.path, name: sourceName(url) }, url];
       let summary: ImportSummary;
       try {
         // The revisions name the URL, not the temporary file.
@@ -75,10 +75,9 @@ export class UrlImportService {
           importActor(via, url),
         );
       } catch (error) {
-        // The temporary file's name means nothing to the user: the URL does.
-        throw await fail(describeError(error).replaceAll(downloaded.path, name));
+        throw await fail(describeError(error, known));
       }
-      if (summary.failure) summary.failure = summary.failure.replaceAll(downloaded.path, name);
+      if (summary.failure) summary.failure = withSourceNames(summary.failure, known);
       await this.sources.save(appliedState(attempt, summary, validators, hash));
       return { kind: 'imported', summary };
     } finally {

@@ -175,6 +175,54 @@ describe('admin command line: tokens', () => {
     );
   });
 
+  it('refuses the names the service writes under; one issued before works on, flagged', async () => {
+    const refusal = (name: string) =>
+      `error: client name "${name}" is reserved: the service writes its own history under ` +
+      'revert, restore, cli:..., import:..., sync:..., migration:..., case ignored\n';
+    const names = ['REVERT', 'Restore', 'cli:x', 'Import:a.csv', 'MIGRATION:b'];
+    for (const name of names) {
+      expect({ name, ...(await cli('tokens', 'create', name)) }).toEqual({
+        name,
+        code: 2,
+        stdout: '',
+        stderr: refusal(name),
+      });
+    }
+    const count =
+      "SELECT COUNT(*) AS n FROM api_tokens WHERE LOWER(client) IN ('revert', 'restore')";
+    expect(Number((await t.dataSource.query<{ n: number }[]>(count))[0].n)).toBe(0);
+
+    // A token issued under such a name before they were refused.
+    const token = 'reserved-before-0123456789';
+    await t.dataSource.query(
+      `INSERT INTO api_tokens (client, token_hash, prefix, created_at, revision, scopes)
+       VALUES ('Revert', ?, 'reserved-bef', 1000, ?, 'covid:read')`,
+      [createHash('sha256').update(token).digest('hex'), Date.now()],
+    );
+    await tokens.refresh();
+    expect((await get(token)).status).toBe(200);
+    expect(await cli('tokens', 'rotate', 'revert')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: refusal('revert'),
+    });
+    const listed = await cli('tokens', 'list');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(
+      /\nRevert +reserved-bef +1970-01-01 00:00:01Z +(never|[\d-]+ [\d:]+Z) +valid, reserved name +default +covid:read\n/,
+    );
+    expect(listed.stderr).toBe(
+      'warning: "Revert" is a name the service writes its own history under: its writes pass ' +
+        "for the command line's; issue its tokens under another name, then revoke these\n",
+    );
+    expect(await cli('tokens', 'revoke', 'revert')).toEqual({
+      code: 0,
+      stdout: 'Revoked 1 token(s) of "revert".\n',
+      stderr: '',
+    });
+    // Ten runs of the command line: slow on a loaded host.
+  }, 180_000);
+
   it('matches client names ignoring case, on both databases', async () => {
     const token = tokenOf(await cli('tokens', 'create', 'Acme'));
     const again = await cli('tokens', 'create', 'ACME');

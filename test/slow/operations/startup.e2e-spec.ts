@@ -32,6 +32,11 @@ describe('the production start command', () => {
     [{ THROTTLE_LIMIT: '-5' }, 'THROTTLE_LIMIT'],
     [{ NODE_ENV: 'production' }, 'DB_TYPE'],
     [{ API_TOKENS: 'nocolon' }, 'API_TOKENS'],
+    [
+      { API_TOKENS: 'ok:abcdefgh1234,Revert:abcdefgh5678' },
+      'API_TOKENS: entry 2 has the client name "Revert", which the service writes under itself',
+    ],
+    [{ API_TOKENS: 'restore:abcdefgh1234' }, 'API_TOKENS: entry 1 has the client name "restore"'],
     [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY=true is refused: it trusts every hop'],
     [{ TRUST_PROXY: '0.0.0.0/0' }, 'TRUST_PROXY: "0.0.0.0/0" is refused: it trusts public'],
     [{ TRUST_PROXY: '::ffff:10.0.0.1/96' }, 'TRUST_PROXY: "::ffff:10.0.0.1/96" is refused'],
@@ -40,6 +45,14 @@ describe('the production start command', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('Invalid configuration');
     expect(result.stderr).toContain(variable);
+  });
+
+  it('names a repeated SYNC_SOURCES entry by its number, never by its signed URL', () => {
+    const url = 'https://user:pass@h.example/covid.csv?X-Amz-Signature=SECRET';
+    const result = startWith({ SYNC_SOURCES: `covid=${url},covid=${url}` });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('SYNC_SOURCES: entry 2 lists the covid URL of entry 1 again');
+    expect(result.stderr).not.toMatch(/user|pass|SECRET/);
   });
 
   it('serves on the SQLite default with no other set-up, and stops cleanly on SIGTERM', async () => {

@@ -92,7 +92,8 @@ export async function runSources(
         read: 0,
         written: 0,
         corrected: 0,
-        error: describeError(error),
+        // Any error may quote the URL (a database's duplicate key too): named before it is cut.
+        error: describeError(error, [url]),
       });
     }
   }

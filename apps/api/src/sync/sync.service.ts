@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { describeError, sourceName } from '@app/common';
+import { describeError, sourceName, withSourceNames } from '@app/common';
 import {
   AppConfig,
   FIRST_RUN_DELAY_MS,
@@ -134,7 +134,8 @@ export class SyncService implements OnApplicationBootstrap, OnApplicationShutdow
       await this.runSources(sync);
       return 'ran';
     } catch (error) {
-      this.logger.error(`sync failed: ${describeError(error)}`);
+      const urls = sync.sources.map((source) => source.url);
+      this.logger.error(`sync failed: ${describeError(error, urls)}`);
       return 'ran';
     } finally {
       await release();
@@ -170,7 +171,9 @@ export class SyncService implements OnApplicationBootstrap, OnApplicationShutdow
     );
     for (const dataset of written) await this.writers.get(dataset)?.written();
     for (const run of runs) {
-      const line = `sync ${run.dataset} ${sourceName(run.url)}: ${run.outcome}, ${run.written} record(s) written, ${run.corrected.toLocaleString('en-US')} figures corrected${run.error ? `: ${run.error}` : ''}`;
+      // The worker's errors name their source already; whatever else it quotes is named here.
+      const error = run.error ? `: ${withSourceNames(run.error, [run.url])}` : '';
+      const line = `sync ${run.dataset} ${sourceName(run.url)}: ${run.outcome}, ${run.written} record(s) written, ${run.corrected.toLocaleString('en-US')} figures corrected${error}`;
       if (run.outcome === 'failed') this.logger.warn(line);
       else this.logger.log(line);
     }

@@ -38,7 +38,12 @@ async function main(): Promise<void> {
       await context.close();
     }
   } catch (error) {
-    output = { error: describeError(error) };
+    output = {
+      error: describeError(
+        error,
+        sources.map((source) => source.url),
+      ),
+    };
   }
   port.postMessage(output);
   port.close();

@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, CLIENT_NAME, InjectConfig, RateBudget, Scope } from '@app/config';
+import {
+  AppConfig,
+  CLIENT_NAME,
+  InjectConfig,
+  RESERVED_CLIENT_NAMES,
+  RateBudget,
+  Scope,
+  isReservedClientName,
+} from '@app/config';
 import { generateToken } from '@app/common';
 import { ApiTokenRepository, TokenGrant, TokenSummary } from '@app/database';
 import { CHANGE_CHANNELS, ChangeAnnouncer } from '@app/messaging';
@@ -9,6 +17,8 @@ export type TokenState = 'valid' | 'expiring' | 'expired' | 'revoked';
 
 export interface TokenListing extends TokenSummary {
   state: TokenState;
+  /** A client name the service writes under itself, issued before such names were refused. */
+  reserved: boolean;
 }
 
 /** Issues, rotates, revokes and lists client tokens (the token itself is shown once, never stored). */
@@ -25,7 +35,7 @@ export class TokenAdminService {
     scopes: Scope[],
     budget?: RateBudget,
   ): Promise<{ client: string; token: string; prefix: string }> {
-    checkClient(client);
+    checkNewToken(client);
     const issued = await this.issue(client, 'first', undefined, { budget: budget ?? null, scopes });
     if (!issued) {
       throw new CliError(
@@ -50,7 +60,7 @@ export class TokenAdminService {
     oldPrefixes: string[];
     graceUntil?: number;
   }> {
-    checkClient(client);
+    checkNewToken(client);
     const graceUntil = graceMs === undefined ? undefined : Date.now() + graceMs;
     const issued = await this.issue(client, 'rotation', graceUntil, grant);
     if (!issued) {
@@ -98,7 +108,11 @@ export class TokenAdminService {
 
   async list(): Promise<TokenListing[]> {
     const now = Date.now();
-    return (await this.tokens.list()).map((t) => ({ ...t, state: stateOf(t, now) }));
+    return (await this.tokens.list()).map((t) => ({
+      ...t,
+      state: stateOf(t, now),
+      reserved: isReservedClientName(t.client),
+    }));
   }
 
   /**
@@ -145,4 +159,17 @@ export function checkClient(client: string): void {
       `invalid client name "${client}": 1 to 64 letters, digits, ".", "_", "@" or "-"`,
     );
   }
+}
+
+/**
+ * A client a new token may be issued to: a valid name, and none the service writes under itself.
+ * A client that already holds such a name keeps its tokens (revoke, scope and limit still apply).
+ */
+export function checkNewToken(client: string): void {
+  if (isReservedClientName(client)) {
+    throw CliError.usage(
+      `client name "${client}" is reserved: the service writes its own history under ${RESERVED_CLIENT_NAMES}, case ignored`,
+    );
+  }
+  checkClient(client);
 }

@@ -14,7 +14,7 @@ import { CliError } from '../cli-error';
 import { withService } from '../cli-context';
 import { textTable } from '../text-table';
 import { parseDuration } from './duration';
-import { TokenAdminService, TokenListing, checkClient } from './token-admin.service';
+import { TokenAdminService, TokenListing, checkClient, checkNewToken } from './token-admin.service';
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -25,6 +25,12 @@ export function formatTime(ms: number | null): string {
 }
 
 function stateText(t: TokenListing): string {
+  const state = stateWords(t);
+  // Flagged where it is listed: such a client's writes pass for the command line's.
+  return t.reserved ? `${state}, reserved name` : state;
+}
+
+function stateWords(t: TokenListing): string {
   if (t.state === 'expiring') return `valid until ${formatTime(t.expiresAt)}`;
   if (t.state === 'expired') return `expired ${formatTime(t.expiresAt)}`;
   if (t.state === 'revoked') return `revoked ${formatTime(t.revokedAt)}`;
@@ -67,7 +73,7 @@ export function tokensCommand(): Command {
     .option('--rate-limit <budget>', "the client's own rate limit: 100/60, 500/1m, 10000/1h")
     .option('--scope <list>', `what the client may do (${SCOPE_HELP}; default: read only)`)
     .action((client: string, options: { rateLimit?: string; scope?: string }) => {
-      checkClient(client);
+      checkNewToken(client);
       const budget =
         options.rateLimit === undefined ? null : budgetOption(options.rateLimit, '--rate-limit');
       const scopes =
@@ -119,6 +125,13 @@ export function tokensCommand(): Command {
           t.scopes.length > 0 ? formatScopes(t.scopes) : 'none',
         ]);
         textTable([header, ...rows]).forEach(out);
+        const reserved = [...new Set(list.filter((t) => t.reserved).map((t) => t.client))];
+        for (const client of reserved) {
+          err(
+            `warning: "${client}" is a name the service writes its own history under: its writes ` +
+              `pass for the command line's; issue its tokens under another name, then revoke these`,
+          );
+        }
       }),
     );
 
@@ -132,7 +145,7 @@ export function tokensCommand(): Command {
     .option('--rate-limit <budget>', 'a new rate limit for the client (100/60, 1000/1h, none)')
     .option('--scope <list>', `new scopes for the client (${SCOPE_HELP}); default: kept`)
     .action((client: string, options: { grace?: string; rateLimit?: string; scope?: string }) => {
-      checkClient(client);
+      checkNewToken(client);
       const grace =
         options.grace === undefined ? undefined : parseDuration(options.grace, '--grace');
       const budget =

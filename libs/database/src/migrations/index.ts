@@ -19,6 +19,7 @@ import { RevisionCorrectionsIndex1765500000000 } from './1765500000000-revision-
 import { SourceCorrections1765510000000 } from './1765510000000-source-corrections';
 import { KeptCorrections1765600000000 } from './1765600000000-kept-corrections';
 import { RegionDays1765610000000 } from './1765610000000-region-days';
+import { SourceNamesWithoutSecrets1765640000000 } from './1765640000000-source-names-without-secrets';
 
 /** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   SourceCorrections1765510000000,
   KeptCorrections1765600000000,
   RegionDays1765610000000,
+  SourceNamesWithoutSecrets1765640000000,
 ];
