@@ -10,15 +10,10 @@
  * seed and path: replay it with `FC_SEED=<seed> FC_PATH=<path>` (docs/testing.md).
  */
 import fc from 'fast-check';
-import {
-  Model,
-  Real,
-  checkFeed,
-  firstLoad,
-  startSystem,
-  stopSystem,
-  writeCommands,
-} from '../../support/write-model-commands';
+import { checkFeed, firstLoad } from '../../support/write-model-check';
+import { writeCommands } from '../../support/write-model-generators';
+import { Model } from '../../support/write-model-specs';
+import { Real, startSystem, stopSystem } from '../../support/write-model-system';
 import { TEST_DB_TYPE } from '../../support/test-database';
 
 const env = (name: string, fallback: number) =>
