@@ -132,7 +132,11 @@ export async function check(
     const seen = ops.map((op, i) => `${op.text} -> ${short(observations[i]).slice(0, 200)}`);
     process.stderr.write(`step ${step}: ${seen.join(' || ')}\n`);
   }
-  for (const id of new Set(ops.flatMap((op) => op.touched))) {
+  const touched = ops.flatMap((op) => [
+    ...op.touched,
+    ...(op.touchedKeys ?? []).flatMap((key) => chosen.keys.get(key) ?? []),
+  ]);
+  for (const id of new Set(touched)) {
     const wrong = await historyDiff(real, chosen, id);
     if (wrong) throw new Error(`step ${step}: ${wrong}`);
     if (!model.recent.includes(id) && chosen.revisions.has(id)) model.recent.push(id);

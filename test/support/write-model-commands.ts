@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { planRevert } from './write-model';
+import { keyOf, planRevert } from './write-model';
 import { check, checkAsOf } from './write-model-check';
 import { resolve } from './write-model-ops';
-import { Figures, Model, Spec, pickFrom } from './write-model-specs';
+import { Figures, Model, Spec, freeKeyPick, newKey, pickFrom, recordId } from './write-model-specs';
 import { Client, Real } from './write-model-system';
 
 /*
@@ -89,6 +89,64 @@ export class RevertRaceCommand implements fc.AsyncCommand<Model, Real> {
 
   toString(): string {
     return `revertRace(${JSON.stringify({ client: this.client, other: this.other, since: this.since, figures: this.figures, delayMs: this.delayMs })})`;
+  }
+}
+
+/** How the actor's record changes before the revert: by another client, or by a `restore`. */
+export type LaterChange = 'put' | 'delete' | 'recreate';
+
+/**
+ * A revert after someone else changed one of the actor's records: the actor updates a live record
+ * (or creates one), then another client updates or deletes it, or the actor deletes it and
+ * `restore` brings it back; then the actor's changes since the instant before its write are
+ * reverted (or planned): the record must stay as the others left it. Every run starts with one,
+ * so that the few short runs of `npm test` always try it.
+ */
+export class RevertAfterOthersCommand implements fc.AsyncCommand<Model, Real> {
+  constructor(
+    readonly actor: Client,
+    readonly other: Client,
+    readonly create: boolean,
+    readonly later: LaterChange,
+    readonly n: number,
+    readonly figures: Figures,
+    readonly dryRun: boolean,
+  ) {}
+
+  check(): boolean {
+    return this.actor !== this.other;
+  }
+
+  async run(model: Model, real: Real): Promise<void> {
+    const step = (spec: Spec) => new WriteCommand([spec]).run(model, real);
+    const since = model.marks.length - 1;
+    const key = this.create ? freeKeyPick(model, this.n) : undefined;
+    let id: number;
+    if (key) {
+      await step({ t: 'post', client: this.actor, key, figures: this.figures });
+      id = model.state.keys.get(keyOf(newKey(key.n)))!;
+    } else {
+      id = recordId(model, { from: 'live', n: this.n });
+      const pick = { from: 'id' as const, n: id };
+      await step({ t: 'put', client: this.actor, pick, figures: this.figures, same: false });
+    }
+    const pick = { from: 'id' as const, n: id };
+    const figures = { ...this.figures, new_cases: this.figures.new_cases + 1 };
+    const later: Spec[] = {
+      put: [{ t: 'put' as const, client: this.other, pick, figures, same: false }],
+      delete: [{ t: 'delete' as const, client: this.other, pick }],
+      recreate: [
+        { t: 'delete' as const, client: this.actor, pick },
+        { t: 'restore' as const, pick },
+      ],
+    }[this.later];
+    for (const spec of later) await step(spec);
+    await step({ t: 'revert', client: this.actor, since, dryRun: this.dryRun });
+  }
+
+  toString(): string {
+    const { actor, other, create, later, n, figures, dryRun } = this;
+    return `revertAfterOthers(${JSON.stringify({ actor, other, create, later, n, figures, dryRun })})`;
   }
 }
 

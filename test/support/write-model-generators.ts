@@ -1,7 +1,13 @@
 import fc from 'fast-check';
-import { AsOfCommand, PruneCommand, RevertRaceCommand, WriteCommand } from './write-model-commands';
+import {
+  AsOfCommand,
+  PruneCommand,
+  RevertAfterOthersCommand,
+  RevertRaceCommand,
+  WriteCommand,
+} from './write-model-commands';
 import { Figures, KeyPick, Model, RecordPick, Shape, Spec } from './write-model-specs';
-import { Client, Real } from './write-model-system';
+import { CLIENTS, Client, Real } from './write-model-system';
 
 /* The generators of the model-based test of the write paths: what a run is made of. */
 
@@ -43,6 +49,8 @@ const shape = (large: number): fc.Arbitrary<Shape> =>
     fresh: fc.nat(3),
     whole: fc.boolean(),
     delta: fc.integer({ min: 1, max: 1000 }),
+    twice: fc.nat(3),
+    spelling: fc.nat(),
   });
 
 const writeSpec = (large: number, without: string[]): fc.Arbitrary<Spec> =>
@@ -51,7 +59,13 @@ const writeSpec = (large: number, without: string[]): fc.Arbitrary<Spec> =>
       {
         kind: 'post',
         weight: 3,
-        arbitrary: fc.record({ t: fc.constant('post' as const), client, key: keyPick, figures }),
+        arbitrary: fc.record({
+          t: fc.constant('post' as const),
+          client,
+          key: keyPick,
+          figures,
+          spelling: fc.nat(),
+        }),
       },
       {
         kind: 'put',
@@ -67,8 +81,9 @@ const writeSpec = (large: number, without: string[]): fc.Arbitrary<Spec> =>
               { weight: 6, arbitrary: fc.constant(false) },
             ),
             move: keyPick,
+            spelling: fc.nat(),
           },
-          { requiredKeys: ['t', 'client', 'pick', 'figures', 'same'] },
+          { requiredKeys: ['t', 'client', 'pick', 'figures', 'same', 'spelling'] },
         ),
       },
       {
@@ -128,6 +143,32 @@ const writeSpec = (large: number, without: string[]): fc.Arbitrary<Spec> =>
     ].filter((choice) => !without.includes(choice.kind)),
   );
 
+/** A revert after someone else changed the actor's record (the other is never the actor). */
+const revertAfterOthers: fc.Arbitrary<RevertAfterOthersCommand> = fc
+  .record({
+    actor: client,
+    next: fc.integer({ min: 1, max: CLIENTS.length - 1 }),
+    create: fc.oneof(
+      { weight: 3, arbitrary: fc.constant(false) },
+      { weight: 1, arbitrary: fc.constant(true) },
+    ),
+    later: fc.constantFrom('put' as const, 'delete' as const, 'recreate' as const),
+    n: fc.nat(),
+    figures,
+    dryRun: fc.boolean(),
+  })
+  .map(({ actor, next, create, later, n, figures, dryRun }) => {
+    const other = CLIENTS[(CLIENTS.indexOf(actor) + next) % CLIENTS.length];
+    return new RevertAfterOthersCommand(actor, other, create, later, n, figures, dryRun);
+  });
+
+/** The command every run starts with, unless `without` names `conflict`. */
+export function firstCommand(
+  without: string[] = [],
+): fc.Arbitrary<RevertAfterOthersCommand | null> {
+  return without.includes('conflict') ? fc.constant(null) : revertAfterOthers;
+}
+
 /**
  * The commands of a run: `large` weighs the writes of a thousand rows or more against the small
  * ones (8).
@@ -161,6 +202,7 @@ export function writeCommands(
         .tuple(client, client, markPick, figures, fc.nat(30))
         .map((args) => new RevertRaceCommand(...args)),
     },
+    { kind: 'conflict', weight: 1, arbitrary: revertAfterOthers },
     { kind: 'asOf', weight: 2, arbitrary: fc.nat().map((n) => new AsOfCommand(n)) },
   ];
   return fc.oneof(...choices.filter((choice) => !without.includes(choice.kind)));

@@ -21,6 +21,7 @@ import {
   lastValues,
   newKey,
   recordId,
+  respell,
   sample,
   shapeRows,
   short,
@@ -37,10 +38,20 @@ export interface Op {
   text: string;
   /** Records whose history is compared afterwards. */
   touched: number[];
+  /** Keys whose records' histories are compared afterwards (records a batch creates, too). */
+  touchedKeys?: string[];
   delayMs?: number;
   run(real: Real): Promise<Observation>;
   /** Plays the write on `s` as the observation says it went; what does not match, if anything. */
   apply(s: ModelState, step: number, obs: Observation): string | undefined;
+}
+
+/** The keys a batch names more than once. */
+function keysNamedTwice(rows: Values[]): string[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const key of rows.map(keyOf)) (seen.has(key) ? twice : seen).add(key);
+  return [...twice];
 }
 
 const statusMismatch = (text: string, expected: number, obs: Observation) =>
@@ -62,7 +73,7 @@ export function importApply(rows: Values[]): Op['apply'] {
 export function resolve(m: Model, spec: Spec): Op {
   switch (spec.t) {
     case 'post': {
-      const values = ordered({ ...keyFor(m, spec.key), ...spec.figures });
+      const values = respell(ordered({ ...keyFor(m, spec.key), ...spec.figures }), spec.spelling);
       let created: number | undefined;
       return {
         text: `${spec.client} POST ${short(values)}`,
@@ -86,7 +97,10 @@ export function resolve(m: Model, spec: Spec): Op {
       const id = recordId(m, spec.pick);
       const last = lastValues(m, id);
       const key = spec.move ? keyFor(m, spec.move) : (last ?? newKey(0));
-      const values = spec.same && last ? last : ordered({ ...key, ...spec.figures });
+      const values = respell(
+        spec.same && last ? last : ordered({ ...key, ...spec.figures }),
+        spec.spelling,
+      );
       return {
         text: `${spec.client} PUT ${id} ${short(values)}`,
         touched: [id],
@@ -111,6 +125,7 @@ export function resolve(m: Model, spec: Spec): Op {
       return {
         text: `${spec.client} bulk of ${rows.length} rows (${spec.shape.scattered ? 'scattered' : 'contiguous'})`,
         touched: sample(ids.filter((x): x is number => typeof x === 'number')),
+        touchedKeys: keysNamedTwice(rows),
         run: (real) => http(real, spec.client, 'post', '/bulk', rows),
         apply: (s, step, obs) => {
           const counts = upsert(s, spec.client, step, rows);
@@ -130,6 +145,7 @@ export function resolve(m: Model, spec: Spec): Op {
       return {
         text: `import of ${rows.length} rows (${spec.shape.count} revised, ${spec.shape.scattered ? 'scattered' : 'contiguous'})`,
         touched: [],
+        touchedKeys: keysNamedTwice(rows),
         run: (real) => importRows(real, rows),
         apply: importApply(rows),
       };

@@ -1,3 +1,4 @@
+import { resolveCountry } from '@app/countries';
 import { Mark, ModelState, Values, keyOf, ordered } from './write-model';
 import { Client } from './write-model-system';
 
@@ -18,7 +19,7 @@ export const COUNTRIES = [
   'Niger',
   'Nepal',
   'Yemen',
-  'Malta',
+  'United States',
 ];
 /** Days per country of the first load (the store a run starts from). */
 export const FIRST_LOAD_DAYS = 180;
@@ -33,6 +34,20 @@ export function newKey(n: number): { country: string; date: string } {
     country: COUNTRIES[i % COUNTRIES.length],
     date: day(FIRST_LOAD_DAYS + Math.floor(i / 12)),
   };
+}
+
+/**
+ * The spellings a client may send a country under, its canonical name first: for the United
+ * States `US`, ` united states `, `USA` (the service stores the canonical name).
+ */
+function spellingsOf(country: string): string[] {
+  const { name, iso2, iso3 } = resolveCountry(country)!;
+  return [name, iso2, ` ${name.toLowerCase()} `, iso3];
+}
+
+/** `values` with its country under one of its spellings (`n` picks which). */
+export function respell(values: Values, n = 0): Values {
+  return { ...values, country: pickFrom(spellingsOf(values.country), n)! };
 }
 
 export interface Figures {
@@ -50,9 +65,12 @@ export interface Model {
   recent: number[];
 }
 
-/** Which record: among those the run touched, the live ones, or every id the store had. */
+/**
+ * Which record: among those the run touched, the live ones, or every id the store had; or the
+ * record `n` itself (`id`).
+ */
 export interface RecordPick {
-  from: 'recent' | 'live' | 'any';
+  from: 'recent' | 'live' | 'any' | 'id';
   n: number;
 }
 /** Which key: one a record the run touched has or had, or one from the pool of new keys. */
@@ -70,11 +88,23 @@ export interface Shape {
   /** Import: every other live record too, unchanged (a revised copy of the whole file). */
   whole: boolean;
   delta: number;
+  /** Rows named again further on in the batch (the later row wins). */
+  twice: number;
+  /** Which spellings the rows' countries are sent under. */
+  spelling: number;
 }
 
 export type Spec =
-  | { t: 'post'; client: Client; key: KeyPick; figures: Figures }
-  | { t: 'put'; client: Client; pick: RecordPick; figures: Figures; same: boolean; move?: KeyPick }
+  | { t: 'post'; client: Client; key: KeyPick; figures: Figures; spelling?: number }
+  | {
+      t: 'put';
+      client: Client;
+      pick: RecordPick;
+      figures: Figures;
+      same: boolean;
+      move?: KeyPick;
+      spelling?: number;
+    }
   | { t: 'delete'; client: Client; pick: RecordPick }
   | { t: 'bulk'; client: Client; shape: Shape }
   | { t: 'import'; shape: Shape }
@@ -86,6 +116,7 @@ export const pickFrom = <T>(list: readonly T[], n: number): T | undefined =>
   list.length === 0 ? undefined : list[n % list.length];
 
 export function recordId(m: Model, pick: RecordPick): number {
+  if (pick.from === 'id') return pick.n;
   const ids =
     pick.from === 'recent' && m.recent.length > 0
       ? m.recent
@@ -101,6 +132,14 @@ export function lastValues(m: Model, id: number): Values | undefined {
   if (live) return live;
   const list = m.state.revisions.get(id) ?? [];
   for (let i = list.length - 1; i >= 0; i--) if (list[i].values) return list[i].values!;
+  return undefined;
+}
+
+/** A pick of a key of the pool that no live record holds, from `n` on (none when all are). */
+export function freeKeyPick(m: Model, n: number): KeyPick | undefined {
+  for (let i = n; i < n + NEW_KEYS; i++) {
+    if (!m.state.keys.has(keyOf(newKey(i)))) return { existing: false, n: i };
+  }
   return undefined;
 }
 
@@ -138,7 +177,13 @@ export function shapeRows(m: Model, shape: Shape): Values[] {
       ordered({ ...key, total_cases: 5 + i, new_cases: 1, total_deaths: 1, new_deaths: 0 }),
     );
   }
-  return rows;
+  // A key named again: with other figures (the later row wins) or the same ones (unchanged).
+  const named = rows.length;
+  for (let i = 0; i < Math.min(shape.twice, named); i++) {
+    const row = rows[(shape.offset + 5 * i) % named];
+    rows.push(i % 2 === 0 ? { ...row, new_deaths: row.new_deaths + 1 + i } : row);
+  }
+  return rows.map((row, i) => respell(row, shape.spelling + i));
 }
 
 export const sample = (ids: number[], n = 8) =>

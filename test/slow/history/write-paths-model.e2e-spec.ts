@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { checkFeed, firstLoad } from '../../support/write-model-check';
-import { writeCommands } from '../../support/write-model-generators';
+import { firstCommand, writeCommands } from '../../support/write-model-generators';
 import { Model } from '../../support/write-model-specs';
 import { Real, startSystem, stopSystem } from '../../support/write-model-system';
 import { TEST_DB_TYPE } from '../../support/test-database';
@@ -40,15 +40,17 @@ describe(`write paths against a model (${TEST_DB_TYPE})`, () => {
     async () => {
       await fc.assert(
         fc.asyncProperty(
+          firstCommand(WITHOUT),
           fc.commands([writeCommands(LARGE, WITHOUT)], {
             maxCommands: STEPS,
             size: 'max',
             replayPath: REPLAY_PATH,
           }),
-          async (cmds) => {
+          async (first, cmds) => {
             const real: Real = await startSystem();
             try {
               const model: Model = await firstLoad(real);
+              if (first) await first.run(model, real);
               await fc.asyncModelRun(() => ({ model, real }), cmds);
               await checkFeed(model, real);
             } finally {
