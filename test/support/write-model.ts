@@ -8,6 +8,7 @@
  * s <= p, which is all that `as_of`, `revert --since` and `prune-history --before` need to know.
  */
 
+import { canonicalCountryName } from '@app/countries';
 import { RecordValues } from '@app/series';
 
 export type Values = RecordValues;
@@ -50,14 +51,23 @@ export interface ModelState {
   horizon: { pos: number; at: string } | null;
 }
 
-export const keyOf = (v: { country: string; date: string }): string => `${v.country}|${v.date}`;
+/*
+ * A country is stored under its canonical name, whatever spelling a client sent (`US`, `USA`,
+ * ` united states `: `United States`, docs/countries.md): the model asks the service's own lookup
+ * rather than keep a second list of names that could drift from it.
+ */
+const canonical = (country: string): string => canonicalCountryName(country);
+
+export const keyOf = (v: { country: string; date: string }): string =>
+  `${canonical(v.country)}|${v.date}`;
 
 export const sameValues = (a: Values | null, b: Values | null): boolean =>
   JSON.stringify(a && ordered(a)) === JSON.stringify(b && ordered(b));
 
+/** The fields in one order, the country under its canonical name: as the service stores them. */
 export function ordered(v: Values): Values {
   const { date, country, total_cases, new_cases, total_deaths, new_deaths } = v;
-  return { date, country, total_cases, new_cases, total_deaths, new_deaths };
+  return { date, country: canonical(country), total_cases, new_cases, total_deaths, new_deaths };
 }
 
 export function emptyState(): ModelState {
@@ -147,8 +157,10 @@ export function remove(s: ModelState, actor: string, step: number, id: number): 
 }
 
 /**
- * A bulk write or an import: insert or update by country and date, all together (rows have
- * distinct keys). A new record takes a temporary (negative) id until `adopt` gives it the service's.
+ * A bulk write or an import: insert or update by country and date, all together, row after row: a
+ * key named twice is one insert (or update) then an update, the later row wins, and a row equal to
+ * what the key then holds is unchanged (docs/api.md, "Bulk writes"). A new record takes a
+ * temporary (negative) id until `adopt` gives it the service's.
  */
 export function upsert(
   s: ModelState,

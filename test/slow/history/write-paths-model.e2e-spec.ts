@@ -10,15 +10,10 @@
  * seed and path: replay it with `FC_SEED=<seed> FC_PATH=<path>` (docs/testing.md).
  */
 import fc from 'fast-check';
-import {
-  Model,
-  Real,
-  checkFeed,
-  firstLoad,
-  startSystem,
-  stopSystem,
-  writeCommands,
-} from '../../support/write-model-commands';
+import { checkFeed, firstLoad } from '../../support/write-model-check';
+import { firstCommand, writeCommands } from '../../support/write-model-generators';
+import { Model } from '../../support/write-model-specs';
+import { Real, startSystem, stopSystem } from '../../support/write-model-system';
 import { TEST_DB_TYPE } from '../../support/test-database';
 
 const env = (name: string, fallback: number) =>
@@ -45,15 +40,17 @@ describe(`write paths against a model (${TEST_DB_TYPE})`, () => {
     async () => {
       await fc.assert(
         fc.asyncProperty(
+          firstCommand(WITHOUT),
           fc.commands([writeCommands(LARGE, WITHOUT)], {
             maxCommands: STEPS,
             size: 'max',
             replayPath: REPLAY_PATH,
           }),
-          async (cmds) => {
+          async (first, cmds) => {
             const real: Real = await startSystem();
             try {
               const model: Model = await firstLoad(real);
+              if (first) await first.run(model, real);
               await fc.asyncModelRun(() => ({ model, real }), cmds);
               await checkFeed(model, real);
             } finally {
