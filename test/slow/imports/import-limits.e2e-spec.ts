@@ -222,7 +222,8 @@ describe('imports in bounded memory (IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, SYNC_WOR
       (await listed())
         .filter((s) => s.url.includes('after') || s.url.includes('places'))
         .every((s) => s.last_attempt_at !== null);
-    expect(await eventually(attempted, { attempts: 600, everyMs: 500 })).toBe(true);
+    // Parsing a million rows until the heap gives out takes minutes on a loaded host.
+    expect(await eventually(attempted, { attempts: 1100, everyMs: 500 })).toBe(true);
     const byUrl = Object.fromEntries((await listed()).map((s) => [s.url, s]));
     expect(byUrl[url('/places.csv.gz')]).toMatchObject({
       outcome: 'failed',
@@ -235,5 +236,5 @@ describe('imports in bounded memory (IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, SYNC_WOR
     expect((await getJson(PORTS.memory, '/api/health')).status).toBe(200);
     expect(api.child.exitCode).toBeNull();
     expect({ ...(await stored(bed)), mpox: before.mpox }).toEqual(before);
-  }, 300_000);
+  }, 600_000);
 });
