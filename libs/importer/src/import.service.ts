@@ -68,7 +68,9 @@ export interface ImportSummary extends WriteCounts {
  * and validated whole, then written in ONE transaction: a bad row, a read error, an interruption
  * or a database error leaves every record and every revision as they were. Both readings are of
  * the file opened first, even if another one takes its name meanwhile; one written to meanwhile is
- * refused (`changedSinceOpened`).
+ * refused (`changedSinceOpened`). A file past `IMPORT_MAX_BYTES` (in the check) or
+ * `IMPORT_MAX_ROWS` (while parsing) stops there (`import-limits.ts`), since the rows kept grow
+ * with it.
  */
 @Injectable()
 export class ImportService {
