@@ -42,6 +42,24 @@ export interface ApiProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** GET `path` of an instance on 127.0.0.1 with `token`: its status and its JSON body. */
+export function getJson(
+  port: number,
+  path: string,
+  token: string,
+): Promise<{ status: number; body: Json }> {
+  return new Promise((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path, headers: { authorization: `Bearer ${token}` } }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    }).on('error', reject);
+  });
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON of several shapes
+export type Json = any;
+
 /** The status of GET /api/health, or undefined when nothing answers. */
 export function healthStatus(port: number, host = '127.0.0.1'): Promise<number | undefined> {
   return new Promise((resolve) => {

@@ -39,6 +39,8 @@ describe('configuration', () => {
       tokenRefreshMs: 1000,
       cacheTtlMs: 1000,
       httpCache: { maxAgeSeconds: 10, staleWhileRevalidateSeconds: 30 },
+      importLimits: { maxBytes: 1024 ** 3, maxRows: 2_000_000 },
+      syncWorkerMemoryMb: 2048,
     });
   });
 
@@ -65,6 +67,9 @@ describe('configuration', () => {
       TOKEN_REFRESH_MS: '250',
       HTTP_CACHE_MAX_AGE: '60',
       HTTP_CACHE_SWR: '0',
+      IMPORT_MAX_BYTES: '64kb',
+      IMPORT_MAX_ROWS: '1000',
+      SYNC_WORKER_MEMORY: '1536mb',
     });
     expect(config).toMatchObject({
       env: 'production',
@@ -91,6 +96,8 @@ describe('configuration', () => {
       shutdownTimeoutSeconds: 30,
       tokenRefreshMs: 250,
       httpCache: { maxAgeSeconds: 60, staleWhileRevalidateSeconds: 0 },
+      importLimits: { maxBytes: 64 * 1024, maxRows: 1000 },
+      syncWorkerMemoryMb: 1536,
     });
   });
 
@@ -122,6 +129,11 @@ describe('configuration', () => {
     [{ DB_TIMEOUT_MS: '10' }, 'DB_TIMEOUT_MS'],
     [{ HTTP_CACHE_MAX_AGE: '-1' }, 'HTTP_CACHE_MAX_AGE'],
     [{ HTTP_CACHE_SWR: '1.5' }, 'HTTP_CACHE_SWR'],
+    [{ IMPORT_MAX_BYTES: '512' }, 'IMPORT_MAX_BYTES'],
+    [{ IMPORT_MAX_BYTES: 'huge' }, 'IMPORT_MAX_BYTES'],
+    [{ IMPORT_MAX_ROWS: '0' }, 'IMPORT_MAX_ROWS'],
+    [{ IMPORT_MAX_ROWS: '2.5' }, 'IMPORT_MAX_ROWS'],
+    [{ SYNC_WORKER_MEMORY: '16mb' }, 'SYNC_WORKER_MEMORY'],
     [{ API_TOKENS: 'no-colon' }, 'API_TOKENS'],
     [{ API_TOKENS: 'a:short' }, 'API_TOKENS'],
     [{ API_TOKENS: 'a:samesame1,b:samesame1' }, 'API_TOKENS'],

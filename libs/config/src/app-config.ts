@@ -1,4 +1,4 @@
-import { ConfigValidationError, validateEnvironment } from './env.validation';
+import { ConfigValidationError, parseByteSize, validateEnvironment } from './env.validation';
 import { SyncConfig, parseSyncConfig } from './sync-config';
 import { TrustProxy, parseTrustProxy } from './trust-proxy';
 import { RATE_BUDGET_SHAPE, RATE_BUDGET_SYNTAX, RateBudget, parseRateBudget } from './rate-budget';
@@ -70,17 +70,28 @@ export interface AppConfig {
   httpCache: { maxAgeSeconds: number; staleWhileRevalidateSeconds: number };
   /** Scheduled sync from the sources' URLs; absent when off (no `SYNC_SOURCES`). */
   sync?: SyncConfig;
+  /** How much one import file may hold: past either, the import stops and writes nothing. */
+  importLimits: ImportLimits;
+  /** The heap limit of the sync's worker thread, in MiB (`SYNC_WORKER_MEMORY`). */
+  syncWorkerMemoryMb: number;
+}
+
+/** `IMPORT_MAX_BYTES` (text once gunzipped) and `IMPORT_MAX_ROWS` (data rows, header aside). */
+export interface ImportLimits {
+  maxBytes: number;
+  maxRows: number;
 }
 
 export const DEFAULT_DB_TIMEOUT_MS = 5000;
 
-const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
-
-export function parseByteSize(value: string): number {
-  const match = /^(\d+)\s*(b|kb|mb|gb)?$/i.exec(value.trim());
-  if (!match) throw new Error(`not a size: ${value}`);
-  return Number(match[1]) * UNITS[(match[2] ?? 'b').toLowerCase()];
-}
+/**
+ * Defaults of the import limits, well above the largest real sources (OWID's full COVID file is
+ * about 100 MB, WHO's daily one 500,000 rows); the worker's heap holds an SQLite import at the
+ * row limit (its rows wait in memory for the transaction). Decision 0043.
+ */
+export const DEFAULT_IMPORT_MAX_BYTES = '1gb';
+export const DEFAULT_IMPORT_MAX_ROWS = 2_000_000;
+export const DEFAULT_SYNC_WORKER_MEMORY = '2gb';
 
 /** Marks the scope list at the end of an `API_TOKENS` entry. */
 const SCOPES_MARKER = ':scopes=';
@@ -192,5 +203,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       maxAgeSeconds: env.HTTP_CACHE_MAX_AGE ?? 10,
       staleWhileRevalidateSeconds: env.HTTP_CACHE_SWR ?? 30,
     },
+    importLimits: {
+      maxBytes: parseByteSize(env.IMPORT_MAX_BYTES ?? DEFAULT_IMPORT_MAX_BYTES),
+      maxRows: env.IMPORT_MAX_ROWS ?? DEFAULT_IMPORT_MAX_ROWS,
+    },
+    syncWorkerMemoryMb: Math.floor(
+      parseByteSize(env.SYNC_WORKER_MEMORY ?? DEFAULT_SYNC_WORKER_MEMORY) / 1024 ** 2,
+    ),
   };
 }

@@ -29,6 +29,29 @@ function IsTrustProxy(): PropertyDecorator {
   });
 }
 
+const SIZE = /^(\d+)\s*(b|kb|mb|gb)?$/i;
+const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/** `5mb`, `512kb`, `1gb` or a number of bytes, in bytes. */
+export function parseByteSize(value: string): number {
+  const match = SIZE.exec(value.trim());
+  if (!match) throw new Error(`not a size: ${value}`);
+  return Number(match[1]) * UNITS[(match[2] ?? 'b').toLowerCase()];
+}
+
+/** A size (`parseByteSize`) of at least `min` bytes; the message gives the variable's syntax. */
+function IsSizeAtLeast(min: number, shown: string): PropertyDecorator {
+  return ValidateBy({
+    name: 'isSizeAtLeast',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'string' && SIZE.test(value.trim()) && parseByteSize(value) >= min,
+      defaultMessage: (args) =>
+        `${args?.property} must be a size such as 512mb, 1gb or a number of bytes, at least ${shown}`,
+    },
+  });
+}
+
 /**
  * Raw environment variables as the contract names them. Every field is validated once, at
  * start-up; a bad value stops the process with a message that names the variable.
@@ -187,6 +210,23 @@ export class EnvironmentVariables {
   @IsOptional()
   @IsString()
   SYNC_INTERVAL?: string;
+
+  /** Largest text an import reads, once gunzipped (`1gb`...): past it the import stops. */
+  @IsOptional()
+  @IsSizeAtLeast(1024, '1kb')
+  IMPORT_MAX_BYTES?: string;
+
+  /** Most data rows an import reads: past them the import stops. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  IMPORT_MAX_ROWS?: number;
+
+  /** The sync worker thread's heap limit (`resourceLimits.maxOldGenerationSizeMb`). */
+  @IsOptional()
+  @IsSizeAtLeast(32 * 1024 ** 2, '32mb')
+  SYNC_WORKER_MEMORY?: string;
 }
 
 export class ConfigValidationError extends Error {

@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { describeError } from '@app/common';
 import { ImportError, interruptedBy } from './import-error';
 import { ImportFile, fileContent, isGzipError } from './import-file';
+import { TooLarge } from './import-limits';
 
 /**
  * Reads the whole file once before the import writes anything, and refuses it as a whole when it
- * cannot be read to its end or is not UTF-8 text. Answers the SHA-256 of its bytes (hex).
+ * cannot be read to its end, is not UTF-8 text or holds more than `maxBytes` (gunzipped: it stops
+ * there). Answers the SHA-256 of its bytes (hex).
  *
  * - Gzip detects damage only with the checksum at the end of the stream: every line decoded after
  *   a damaged byte is garbage that may well pass validation (made-up countries, figures), and a
@@ -13,12 +15,16 @@ import { ImportFile, fileContent, isGzipError } from './import-file';
  * - The CSV parser would turn each byte that is not UTF-8 (a Latin-1 `é`) into U+FFFD and store
  *   `Fran�e` as a country.
  */
-export async function checkImportFile(file: ImportFile, signal?: AbortSignal): Promise<string> {
+export async function checkImportFile(
+  file: ImportFile,
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<string> {
   const utf8 = new Utf8Check();
   const hash = createHash('sha256');
   let badLine: number | undefined;
   try {
-    for await (const chunk of fileContent(file, (raw) =>
+    for await (const chunk of fileContent(file, maxBytes, (raw) =>
       hash.update(raw),
     ) as AsyncIterable<Buffer>) {
       if (signal?.aborted) break;
@@ -79,6 +85,7 @@ class Utf8Check {
 }
 
 function unreadable(file: ImportFile, error: unknown): ImportError {
+  if (error instanceof TooLarge) return new ImportError(`${error.message}; nothing was imported`);
   const problem = isGzipError(error)
     ? `${file.path} is a damaged or truncated gzip file (${describeError(error)})`
     : `cannot read ${file.path} (${describeError(error)})`;

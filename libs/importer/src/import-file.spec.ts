@@ -22,7 +22,8 @@ import {
 /** The whole content `fileContent` reads, as text. */
 async function readAll(file: ImportFile): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of fileContent(file) as AsyncIterable<Buffer>) chunks.push(chunk);
+  for await (const chunk of fileContent(file, Infinity) as AsyncIterable<Buffer>)
+    chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -84,7 +85,7 @@ describe('the file an import reads (openImportFile)', () => {
       return pending;
     }) as FileHandle['read']);
     // One chunk taken, then the reading stops (a bad byte, Ctrl-C) while the next read is asked.
-    for await (const chunk of fileContent(file) as AsyncIterable<Buffer>) {
+    for await (const chunk of fileContent(file, Infinity) as AsyncIterable<Buffer>) {
       expect(chunk.length).toBe(64 * 1024);
       break;
     }

@@ -2,6 +2,7 @@ import { FileHandle, open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { ImportError } from './import-error';
+import { byteLimit } from './import-limits';
 import { describeError } from '@app/common';
 
 /**
@@ -60,13 +61,25 @@ async function startsAsGzip(handle: FileHandle): Promise<boolean> {
 
 /**
  * The file's content from its first byte, gunzipped when it is gzip; a read error of the file
- * comes out of the returned stream. `onRead` is given each chunk read from disk (raw bytes). The
- * file stays open (`closeImportFile` closes it).
+ * comes out of the returned stream, and so does `TooLarge` once the text (gunzipped) passes
+ * `maxBytes`: it is counted as it is decompressed. `onRead` is given each chunk read from disk (raw bytes). The file stays open
+ * (`closeImportFile` closes it).
  */
-export function fileContent(file: ImportFile, onRead?: (chunk: Buffer) => void): Readable {
+export function fileContent(
+  file: ImportFile,
+  maxBytes: number,
+  onRead?: (chunk: Buffer) => void,
+): Readable {
   const raw = Readable.from(chunksOf(file.handle), { objectMode: false });
   if (onRead) raw.on('data', (chunk: Buffer) => onRead(chunk));
-  if (!file.gzip) return raw;
+  const text = file.gzip ? gunzipped(raw) : raw;
+  const limit = byteLimit(file.path, file.gzip, maxBytes);
+  text.on('error', (error) => limit.destroy(error));
+  limit.on('close', () => text.destroy());
+  return text.pipe(limit);
+}
+
+function gunzipped(raw: Readable): Readable {
   const gunzip = createGunzip();
   raw.on('error', (error) => gunzip.destroy(error));
   gunzip.on('close', () => raw.destroy());

@@ -18,6 +18,7 @@ import { BufferedSink, RecordSink, StreamingSink } from './record-sink';
 import { CsvFormat, RowOutcome, SkipReason, detectFormat } from './csv-format';
 import { RecordTooLong, UnreadableHeader, csvRecords } from './csv-records';
 import { checkImportFile } from './file-check';
+import { TooLarge, TooManyRows } from './import-limits';
 import {
   ImportFile,
   changedSinceOpened,
@@ -67,7 +68,9 @@ export interface ImportSummary extends WriteCounts {
  * and validated whole, then written in ONE transaction: a bad row, a read error, an interruption
  * or a database error leaves every record and every revision as they were. Both readings are of
  * the file opened first, even if another one takes its name meanwhile; one written to meanwhile is
- * refused (`changedSinceOpened`).
+ * refused (`changedSinceOpened`). A file past `IMPORT_MAX_BYTES` (in the check) or
+ * `IMPORT_MAX_ROWS` (while parsing) stops there (`import-limits.ts`), since the rows kept grow
+ * with it.
  */
 @Injectable()
 export class ImportService {
@@ -93,7 +96,7 @@ export class ImportService {
         new ImportError(`${file} was written to while it was checked; nothing was imported`);
       let hash: string;
       try {
-        hash = await checkImportFile(input, signal);
+        hash = await checkImportFile(input, this.config.importLimits.maxBytes, signal);
       } catch (error) {
         // A file written to meanwhile may well look damaged: that is not what to tell (an
         // interruption still is).
@@ -142,8 +145,9 @@ export class ImportService {
       void sink.abandon();
     };
     let bytesRead = 0;
+    const { maxBytes, maxRows } = this.config.importLimits;
     const rows = csvRecords(
-      fileContent(input, (chunk) => (bytesRead += chunk.length)),
+      fileContent(input, maxBytes, (chunk) => (bytesRead += chunk.length)),
       (line, problem) => {
         summary.rowsRead++;
         rowProblem(line, [problem]);
@@ -165,6 +169,8 @@ export class ImportService {
           continue;
         }
         summary.rowsRead++;
+        // Fails fast: the rows kept for SQLite's transaction grow with the file.
+        if (summary.rowsRead > maxRows) throw new TooManyRows(file, maxRows);
         progress.update(bytesRead, summary.rowsRead);
         const outcome = readRow(format, columns, record.cells);
         if (outcome.kind === 'skip') summary.skipped[outcome.reason]++;
@@ -279,9 +285,13 @@ export class ImportService {
   }
 }
 
-/** Why reading stopped before the end of the file: a record far too long, or the disk failed. */
+/**
+ * Why reading stopped before the end of the file: a record far too long, more rows or bytes than
+ * allowed, or the disk failed.
+ */
 function readFailure(error: unknown, file: string, line: number): string {
   if (error instanceof RecordTooLong) return `${file}: ${error.message}`;
+  if (error instanceof TooManyRows || error instanceof TooLarge) return error.message;
   return `reading ${file} failed after line ${line}: ${describeError(error)}`;
 }
 

@@ -6,10 +6,11 @@ import { AppConfig, InjectConfig } from '@app/config';
 import { PopulationRepository, PopulationWriteCounts, SourceRepository } from '@app/database';
 import { describeError, sourceName } from '@app/common';
 import { COVID_SERIES, MPOX_SERIES, RecordWriter, announcingNotice } from '@app/series';
-import { CsvRecord, csvRecords } from './csv-records';
+import { csvRecords } from './csv-records';
 import { ImportError, interruptedBy } from './import-error';
 import { closeImportFile, fileContent, openImportFile } from './import-file';
-import { PopulationSummary, populationRows } from './population-rows';
+import { PopulationSummary, PopulationTable } from './population-rows';
+import { TooLarge, TooManyRows } from './import-limits';
 import { DownloadOptions, downloadSource } from './source-download';
 import { isUrl, newAttempt } from './url-import.service';
 
@@ -25,8 +26,8 @@ const QUOTED_PROBLEMS = 10;
 
 /**
  * Loads a population table (Our World in Data's layout) from a file or an http(s) URL into the
- * `population` table: read whole, matched to countries, then written in one transaction or not at
- * all (any unreadable row refuses the file). A URL is downloaded conditionally like the records'
+ * `population` table: matched to countries as it is read, then written in one transaction or not
+ * at all (any unreadable row, or a file past `IMPORT_MAX_BYTES` or `IMPORT_MAX_ROWS`, refuses it). A URL is downloaded conditionally like the records'
  * sources, and every attempt is recorded in `sources` (data set `population`).
  */
 @Injectable()
@@ -119,16 +120,28 @@ export class PopulationImportService {
     signal?: AbortSignal,
   ): Promise<{ kind: 'imported'; summary: PopulationSummary & PopulationWriteCounts }> {
     const file = await openImportFile(path);
-    const records: CsvRecord[] = [];
+    const table = new PopulationTable(source);
     const malformed: string[] = [];
+    const { maxBytes, maxRows } = this.config.importLimits;
     try {
-      for await (const record of csvRecords(fileContent(file), (line, problem) =>
+      const records = csvRecords(fileContent(file, maxBytes), (line, problem) =>
         malformed.push(`line ${line}: ${problem}`),
-      )) {
-        records.push(record);
+      );
+      // Each row is matched as it is parsed: only the matched ones are kept, at most one per
+      // country and year. The limits come before any write (the table is written at the end).
+      for await (const record of records) {
+        const problem = table.add(record);
+        if (problem) throw new ImportError(`${path}: ${problem}`);
+        if (table.summary.rowsRead + malformed.length > maxRows) {
+          throw new TooManyRows(path, maxRows);
+        }
         if (signal?.aborted) break;
       }
     } catch (error) {
+      if (error instanceof ImportError) throw error;
+      if (error instanceof TooLarge || error instanceof TooManyRows) {
+        throw new ImportError(`${error.message}; nothing was imported`);
+      }
       throw new ImportError(`cannot read ${path}: ${describeError(error)}`);
     } finally {
       await closeImportFile(file);
@@ -141,7 +154,7 @@ export class PopulationImportService {
         stopped,
       );
     }
-    const parsed = populationRows(records, source);
+    const parsed = table.result();
     if ('problem' in parsed) throw new ImportError(`${path}: ${parsed.problem}`);
     const problems = [...malformed, ...parsed.summary.invalid];
     if (problems.length > 0) {

@@ -63,14 +63,25 @@ const count = (counts: Record<string, number>, name: string) =>
  * `defaultSource` names the table when it has no `source` column (or an empty cell).
  */
 export function populationRows(
-  records: CsvRecord[],
+  records: Iterable<CsvRecord>,
   defaultSource: string,
 ): { rows: PopulationRow[]; summary: PopulationSummary } | { problem: string } {
-  const [header, ...data] = records;
-  const found = header ? populationColumns(header.cells) : { problem: 'the file is empty' };
-  if ('problem' in found) return found;
-  const { columns } = found;
-  const summary: PopulationSummary = {
+  const table = new PopulationTable(defaultSource);
+  for (const record of records) {
+    const problem = table.add(record);
+    if (problem) return { problem };
+  }
+  return table.result();
+}
+
+/**
+ * `populationRows` one record at a time, as the file is parsed: only the rows matched to a
+ * country are kept (one per country and year), not the file's records.
+ */
+export class PopulationTable {
+  private columns?: Record<(typeof REQUIRED)[number] | 'source', number>;
+  private readonly rows = new Map<string, PopulationRow>();
+  readonly summary: PopulationSummary = {
     rowsRead: 0,
     matched: 0,
     aggregates: {},
@@ -79,8 +90,33 @@ export function populationRows(
     notReported: 0,
     invalid: [],
   };
-  const rows = new Map<string, PopulationRow>();
-  for (const { cells, line } of data) {
+
+  constructor(private readonly defaultSource: string) {}
+
+  /** Takes the header, then each data row; answers the problem of a header it cannot read. */
+  add({ cells, line }: CsvRecord): string | undefined {
+    if (!this.columns) {
+      const found = populationColumns(cells);
+      if ('problem' in found) return found.problem;
+      this.columns = found.columns;
+      return undefined;
+    }
+    this.row(this.columns, cells, line);
+    return undefined;
+  }
+
+  /** The matched rows and the counts, once every record was added. */
+  result(): { rows: PopulationRow[]; summary: PopulationSummary } | { problem: string } {
+    if (!this.columns) return { problem: 'the file is empty' };
+    return { rows: [...this.rows.values()], summary: this.summary };
+  }
+
+  private row(
+    columns: Record<(typeof REQUIRED)[number] | 'source', number>,
+    cells: string[],
+    line: number,
+  ): void {
+    const summary = this.summary;
     summary.rowsRead++;
     const cell = (index: number) => (index >= 0 ? (cells[index] ?? '').trim() : '');
     const name = cell(columns.entity);
@@ -93,40 +129,39 @@ export function populationRows(
       summary.invalid.push(
         `line ${line}: year ${JSON.stringify(yearText.slice(0, 40))} is not a year from ${FIRST_YEAR} to ${lastYear}`,
       );
-      continue;
+      return;
     }
     if (populationText === '') {
       summary.notReported++;
-      continue;
+      return;
     }
     const population = Number(populationText);
     if (!POPULATION.test(populationText) || population > Number.MAX_SAFE_INTEGER) {
       summary.invalid.push(
         `line ${line}: population ${JSON.stringify(populationText.slice(0, 40))} is not a whole number of people above 0`,
       );
-      continue;
+      return;
     }
     const identity = (code && resolveCountry(code)) || (name ? resolveCountry(name) : undefined);
     if (!identity) {
       const label = name || code || '(no name)';
       count(/^OWID_/i.test(code) ? summary.aggregates : summary.unmatched, label);
-      continue;
+      return;
     }
     const key = `${identity.iso3} ${year}`;
-    if (rows.has(key)) {
+    if (this.rows.has(key)) {
       count(summary.duplicates, `${name || code} (${identity.iso3} ${year})`);
-      continue;
+      return;
     }
     summary.matched++;
-    rows.set(key, {
+    this.rows.set(key, {
       iso3: identity.iso3,
       year,
       country: identity.name,
       population,
-      source: shownSource(cell(columns.source) || defaultSource),
+      source: shownSource(cell(columns.source) || this.defaultSource),
     });
   }
-  return { rows: [...rows.values()], summary };
 }
 
 /** The `population.source` column's size. */

@@ -1,7 +1,6 @@
-import { get } from 'node:http';
 import Redis from 'ioredis';
 import { REDIS_LOCK_TTL_MS } from '@api/sync/sync-lock.service';
-import { ApiProcess, databaseEnv, startApi } from '../../support/built-api';
+import { ApiProcess, databaseEnv, getJson as getJsonAs, startApi } from '../../support/built-api';
 import { eventually, runCli } from '../../support/cli';
 import { flushRedisDb } from '../../support/cli-test-bed';
 import { SourceServer, V1, csv, fileRoute } from '../../support/source-server';
@@ -16,18 +15,7 @@ const INTERVAL_MS = 30_000;
 
 const V2_ONLY = csv('2024-01-02,France,16,6,2,1', '2024-01-03,France,20,4,3,1');
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON of several shapes
-type Json = any;
-
-function getJson(port: number, path: string): Promise<{ status: number; body: Json }> {
-  return new Promise((resolve, reject) => {
-    get({ host: '127.0.0.1', port, path, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-    }).on('error', reject);
-  });
-}
+const getJson = (port: number, path: string) => getJsonAs(port, path, TOKEN);
 
 /** The sync lines of an instance's JSON log about one data set's import. */
 const syncRuns = (api: ApiProcess, dataset: string) =>

@@ -17,6 +17,7 @@ async function main(): Promise<void> {
   const { config, sources } = workerData as SyncWorkerInput;
   const controller = new AbortController();
   port.on('message', (message) => message === STOP_SYNC && controller.abort('SIGTERM'));
+  const tell = (output: SyncWorkerOutput) => port.postMessage(output);
   let output: SyncWorkerOutput;
   try {
     const context = await NestFactory.createApplicationContext(SyncWorkerModule.forRoot(config), {
@@ -24,16 +25,16 @@ async function main(): Promise<void> {
       abortOnError: false,
     });
     try {
-      output = {
-        runs: await runSources(
-          {
-            records: context.get(UrlImportService),
-            population: context.get(PopulationImportService),
-          },
-          sources,
-          controller.signal,
-        ),
-      };
+      await runSources(
+        {
+          records: context.get(UrlImportService),
+          population: context.get(PopulationImportService),
+        },
+        sources,
+        controller.signal,
+        { started: (index) => tell({ started: index }), ended: (run) => tell({ run }) },
+      );
+      output = { done: true };
     } finally {
       await context.close();
     }
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
       ),
     };
   }
-  port.postMessage(output);
+  tell(output);
   port.close();
 }
 
