@@ -3,7 +3,7 @@
 # compile, including the C++ tool chain for better-sqlite3; runtime stage: production
 # dependencies and dist/ only, run by the unprivileged `node` user.
 
-ARG NODE_IMAGE=node:22-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
