@@ -23,6 +23,9 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
+# Every interface: the container's own loopback is out of reach of the host's port mapping (the
+# API alone defaults to 127.0.0.1, decision 0046).
+ENV HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
