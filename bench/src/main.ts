@@ -18,6 +18,7 @@ import { runRecordHistory } from './history-run';
 import { runRestateWrites } from './restate-run';
 import { runRevisedFile } from './revised-run';
 import { runSyncReads } from './sync-run';
+import { runCliHelp } from './cli-help-run';
 import { LoadOptions, LoadStats, combineLoads, runLoad } from './load-run';
 import { PROJECT_ROOT } from './paths';
 import { ServerProcess } from './server-process';
@@ -228,6 +229,9 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
     log('GET /api/covid/changes: the last page of the feed');
     const feedPage = await runFeedPage(api, AUTH);
 
+    log('covid-cli --help, five times, on the built checkout');
+    const cliHelp = runCliHelp();
+
     log('small reads while the scheduled sync imports the COVID file into an empty store');
     const syncReads = await runSyncReads(
       db,
@@ -294,6 +298,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       restate,
       revisedFile,
       feedPage,
+      cliHelp,
       recordHistory,
       cursorPages,
       series,
