@@ -3,7 +3,7 @@
 # compile, including the C++ tool chain for better-sqlite3; runtime stage: production
 # dependencies and dist/ only, run by the unprivileged `node` user.
 
-ARG NODE_IMAGE=node:22-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
@@ -23,6 +23,9 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
+# Every interface: the container's own loopback is out of reach of the host's port mapping (the
+# API alone defaults to 127.0.0.1, decision 0046).
+ENV HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules

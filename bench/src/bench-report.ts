@@ -1,5 +1,6 @@
 import { cpus, totalmem, type, release } from 'node:os';
 import { AsOfResult, formatAsOf } from './as-of-run';
+import { CliHelpStats } from './cli-help-run';
 import { ImportResult } from './bench-database';
 import { DumpStats, GzipDumpStats, MAX_GZIP_TIME_RATIO, MIN_GZIP_SIZE_RATIO } from './dump-run';
 import { FairnessStats } from './fairness-run';
@@ -72,6 +73,8 @@ export interface BenchResult {
   cursorPages?: CursorPagesStats;
   /** `GET /api/covid/series` (issue 44). */
   series?: SeriesStats;
+  /** `covid-cli --help` on the built checkout (issue 52; absent before). */
+  cliHelp?: CliHelpStats;
   create: { api: LoadStats; baseline: LoadStats; minCreatedPerSecond?: number; met?: boolean };
   dump: {
     runs: DumpStats[];
@@ -228,7 +231,16 @@ export function formatResult(result: BenchResult): string {
     ...(result.recordHistory ? [formatRecordHistory(result.recordHistory)] : []),
     ...(result.feedPage ? [formatFeedPage(result.feedPage)] : []),
     ...(result.yearOfSyncs ? formatYearOfSyncs(result.yearOfSyncs) : []),
+    ...(result.cliHelp ? [formatCliHelp(result.cliHelp)] : []),
   ].join('\n');
+}
+
+function formatCliHelp(c: CliHelpStats): string {
+  return (
+    `Command line: covid-cli --help (bin/covid-cli.js on the built checkout) in ${num(c.medianSeconds, 2)} s ` +
+    `median, ${num(c.maxSeconds, 2)} s max over ${c.runs.length} runs — ` +
+    `${c.met ? 'met' : 'MISSED'} (median < ${c.maxMedianSeconds} s)`
+  );
 }
 
 function formatRestate({ restate, writes: w }: RestateStats): string {

@@ -143,6 +143,12 @@ function check(result: BenchResult): string[] {
     feed !== undefined && feed.pageChanges > 0 && feed.failedReads === 0,
     'change feed: every read of its last page answered',
   );
+  expect(
+    result.cliHelp !== undefined &&
+      result.cliHelp.runs.length === 5 &&
+      result.cliHelp.runs.every(positive),
+    'covid-cli --help: five runs timed',
+  );
   const cursor = result.cursorPages;
   expect(
     cursor !== undefined && cursor.walk.records === DATA_ROWS.covid && cursor.walk.repeated === 0,

@@ -19,6 +19,7 @@ import { runRestateWrites } from './restate-run';
 import { runRevisedFile } from './revised-run';
 import { runSyncReads } from './sync-run';
 import { runYearOfSyncs } from './year-run';
+import { runCliHelp } from './cli-help-run';
 import { LoadOptions, LoadStats, combineLoads, runLoad } from './load-run';
 import { PROJECT_ROOT } from './paths';
 import { ServerProcess } from './server-process';
@@ -243,6 +244,9 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
     log('GET /api/covid/changes: the last page of the feed');
     const feedPage = await runFeedPage(api, AUTH);
 
+    log('covid-cli --help, five times, on the built checkout');
+    const cliHelp = runCliHelp();
+
     log('small reads while the scheduled sync imports the COVID file into an empty store');
     const syncReads = await runSyncReads(
       db,
@@ -319,6 +323,7 @@ async function benchDatabase(db: BenchDb, options: Options): Promise<BenchResult
       revisedFile,
       yearOfSyncs,
       feedPage,
+      cliHelp,
       recordHistory,
       cursorPages,
       series,

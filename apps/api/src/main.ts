@@ -3,6 +3,7 @@ import './runtime/keep-tick-object-alive';
 import 'reflect-metadata';
 import { ConfigValidationError, loadConfig } from '@app/config';
 import { createApp } from './bootstrap';
+import { logListening } from './logging/listening-log';
 import { armShutdownDeadline } from './shutdown-deadline';
 
 async function main(): Promise<void> {
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   const app = await createApp(config);
   armShutdownDeadline(config.shutdownTimeoutSeconds);
   await app.listen(config.port, config.host);
+  logListening(app);
 }
 
 main().catch((error: unknown) => {

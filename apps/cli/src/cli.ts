@@ -1,15 +1,13 @@
 import { Command, CommanderError } from 'commander';
-import { CliError, EXIT_FAILURE, EXIT_USAGE } from './cli-error';
-import { describeError } from '@app/common';
-import { ImportError } from '@app/importer';
-import { signalExitCode } from './interruption';
+import { CliError, EXIT_USAGE } from './cli-error';
 import { dataCommands } from './records/records.command';
 import { historyCommands } from './records/history.command';
 import { sourcesCommand } from './records/sources.command';
 import { tokensCommand } from './tokens/tokens.command';
 
 /**
- * The whole command line: `tokens ...`, `import`, `export`, `sources`, `history`, `restore`,
+ * The whole command line (each command loads its work, Nest and the database only when it runs,
+ * so that `--help` answers at once): `tokens ...`, `import`, `export`, `sources`, `history`, `restore`,
  * `revert`, `prune-history`.
  */
 export function buildProgram(): Command {
@@ -46,18 +44,7 @@ export async function runCli(argv: string[]): Promise<number> {
       process.stderr.write(`error: ${error.message}\n`);
       return error.exitCode;
     }
-    if (error instanceof ImportError) {
-      process.stderr.write(`error: ${error.message}\n`);
-      return importExitCode(error);
-    }
-    process.stderr.write(`error: ${describeError(error)}\n`);
-    return 1;
+    // Thrown by a command's work, which has loaded the modules the report needs already.
+    return (await import('./failure-report')).reportFailure(error);
   }
-}
-
-/** An import that refused its argument is a usage error; one stopped by a signal exits as shells expect. */
-function importExitCode(error: ImportError): number {
-  if (error.kind === 'usage') return EXIT_USAGE;
-  if (error.kind === 'interrupted' && error.signal) return signalExitCode(error.signal);
-  return EXIT_FAILURE;
 }

@@ -16,7 +16,7 @@ describe('configuration', () => {
     expect(loadConfig({})).toEqual({
       env: 'development',
       port: 3000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       db: {
         type: 'sqlite',
         path: 'data/covid.sqlite',

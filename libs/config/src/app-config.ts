@@ -176,7 +176,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     env: (env.NODE_ENV as AppConfig['env']) ?? 'development',
     port: env.PORT ?? 3000,
-    host: env.HOST ?? '0.0.0.0',
+    // This machine only unless asked (decision 0046); the Docker image sets 0.0.0.0.
+    host: env.HOST ?? '127.0.0.1',
     db: {
       type: env.DB_TYPE ?? 'sqlite',
       path: env.DB_PATH ?? 'data/covid.sqlite',

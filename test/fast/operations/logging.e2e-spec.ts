@@ -43,16 +43,18 @@ describe('request logs', () => {
   });
   afterAll(() => t.close());
 
-  it("replaces Nest's logger: start-up lines are JSON too", () => {
+  it("replaces Nest's logger: start-up lines are JSON too, the route lines debug only", () => {
     expect(lines()).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
           level: 'info',
-          context: 'RoutesResolver',
-          msg: 'HealthController {/api/health}:',
+          context: 'NestFactory',
+          msg: 'Starting Nest application...',
         }),
       ]),
     );
+    const detail = ['InstanceLoader', 'RoutesResolver', 'RouterExplorer'];
+    expect(lines().filter((line) => detail.includes(line.context ?? ''))).toEqual([]);
   });
 
   it('writes one line per request with method, path, status, duration, client and request id', async () => {

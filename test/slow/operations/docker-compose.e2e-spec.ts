@@ -224,6 +224,8 @@ describe('docker-compose.yml and Dockerfile', () => {
         'COPY --from=build /app/dist ./dist',
         'USER node',
         'ENV NODE_ENV=production',
+        // Reachable through the port mapping: the API alone listens on 127.0.0.1 (decision 0046).
+        'ENV HOST=0.0.0.0',
       ]),
     );
     expect(final.some((l) => l.startsWith('HEALTHCHECK '))).toBe(true);

@@ -15,6 +15,54 @@ function startWith(env: Record<string, string>) {
   });
 }
 
+interface StartLine {
+  level: string;
+  context?: string;
+  msg: string;
+  [field: string]: unknown;
+}
+
+/**
+ * Starts the production command from a folder of its own (an SQLite file there), waits for the
+ * line that says where it listens, checks that each address it names answers, then stops it;
+ * returns every line it logged.
+ */
+async function startUntilListening(env: Record<string, string>): Promise<StartLine[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'covid-start-log-'));
+  const child = spawn(process.execPath, productionStartArgs(), {
+    cwd: dir,
+    env: { PATH: process.env.PATH, PORT: String(PORT), ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const lines = () =>
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as StartLine);
+  try {
+    for (let i = 0; i < 300 && !lines().some((l) => l.msg.startsWith('Listening on')); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const listening = lines().find((l) => l.msg.startsWith('Listening on'));
+    expect(listening).toBeDefined();
+    // Each address the line names answers (the dashboard and the Swagger UI are pages).
+    for (const url of [`${String(listening!.api)}/health`, listening!.dashboard, listening!.docs]) {
+      const res = await fetch(String(url).replace('localhost', '127.0.0.1'));
+      expect([String(url), res.status]).toEqual([String(url), 200]);
+    }
+  } finally {
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return lines();
+}
+
+const START_UP_DETAIL = ['InstanceLoader', 'RoutesResolver', 'RouterExplorer'];
+
 async function waitForHealth(): Promise<Response> {
   for (let i = 0; i < 100; i++) {
     try {
@@ -111,5 +159,58 @@ describe('the production start command', () => {
     );
     expect(stdout).not.toMatch(/\n\s+at /);
     expect(stderr).toBe('');
+  });
+
+  it('says in one info line where the API, the dashboard and the docs are; 127.0.0.1 by default', async () => {
+    const lines = await startUntilListening({});
+    const base = `http://127.0.0.1:${PORT}`;
+    expect(lines.filter((l) => l.msg.startsWith('Listening on'))).toEqual([
+      {
+        level: 'info',
+        time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        pid: expect.any(Number),
+        hostname: expect.any(String),
+        context: 'NestApplication',
+        listen: `127.0.0.1:${PORT}`,
+        api: `${base}/api`,
+        dashboard: `${base}/dashboard`,
+        docs: `${base}/api/docs`,
+        msg:
+          `Listening on 127.0.0.1:${PORT} (loopback: this machine only): API ${base}/api, ` +
+          `dashboard ${base}/dashboard, OpenAPI ${base}/api/docs`,
+      },
+    ]);
+    // The line per module, controller and route is debug: at info the start-up is a few lines.
+    expect(lines.filter((l) => START_UP_DETAIL.includes(l.context ?? ''))).toEqual([]);
+    const messages = lines.map((l) => l.msg);
+    const listening = messages.findIndex((msg) => msg.startsWith('Listening on'));
+    expect(messages.slice(0, listening + 1)).toEqual([
+      'Starting Nest application...',
+      expect.stringMatching(/^the store is empty: /),
+      'Nest application successfully started',
+      expect.stringMatching(/^Listening on /),
+    ]);
+  });
+
+  it('names every interface with HOST=0.0.0.0, and logs the routes at LOG_LEVEL=debug', async () => {
+    const lines = await startUntilListening({ HOST: '0.0.0.0', LOG_LEVEL: 'debug' });
+    const base = `http://localhost:${PORT}`;
+    expect(lines.find((l) => l.msg.startsWith('Listening on'))).toMatchObject({
+      level: 'info',
+      listen: `0.0.0.0:${PORT}`,
+      api: `${base}/api`,
+      msg:
+        `Listening on 0.0.0.0:${PORT} (every interface: reachable from other machines): API ` +
+        `${base}/api, dashboard ${base}/dashboard, OpenAPI ${base}/api/docs`,
+    });
+    const detail = lines.filter((l) => START_UP_DETAIL.includes(l.context ?? ''));
+    expect(detail.length).toBeGreaterThan(50);
+    expect(detail.every((l) => l.level === 'debug')).toBe(true);
+    expect(detail).toContainEqual(
+      expect.objectContaining({
+        context: 'RoutesResolver',
+        msg: 'HealthController {/api/health}:',
+      }),
+    );
   });
 });

@@ -23,6 +23,12 @@ export function createAppLogger(level: string, stream?: DestinationStream): Logg
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 
+/**
+ * Nest's line per module, controller and route at start-up (about a hundred): debug, so that at
+ * info the start-up says what matters, ending with where the API listens (listening-log.ts).
+ */
+const START_UP_DETAIL = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
 /** Nest's own messages (start-up, errors...) as pino lines with their `context`. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
@@ -35,7 +41,9 @@ export class PinoNestLogger implements LoggerService {
   }
 
   log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
+    const context = params[params.length - 1];
+    const detail = typeof context === 'string' && START_UP_DETAIL.has(context);
+    this.write(detail ? 'debug' : 'info', message, params);
   }
 
   error(message: unknown, ...params: unknown[]): void {
