@@ -36,7 +36,7 @@ export class AppModule {
       imports: [
         AppConfigModule.forRoot(config),
         LoggingModule.forRoot(logger),
-        DatabaseModule.forRoot(config.db, { readerThread: true }),
+        DatabaseModule.forRoot(config.db),
         MetricsModule,
         // In the order of GLOBAL_GUARDS: no module imported above imports either.
         RateLimitModule,

@@ -5,7 +5,6 @@ import { DataSource } from 'typeorm';
 import { DatabaseDeadlineError, withDeadline } from './database-deadline';
 import { isQueryTimeout } from './database-errors';
 import { DEFAULT_POOL_SIZE } from './data-source-options';
-import { sqliteReaderOf } from './sqlite-reader';
 
 /** mysql2's pooled connection, as TypeORM's query runner holds it. */
 interface PooledConnection {
@@ -69,8 +68,7 @@ async function killQuery(options: MysqlOptions, threadId: number): Promise<void>
  * its connection destroyed instead of going back to the pool (the kill's error, or the late
  * answer, may still arrive on it). Reads hold all but `READ_RESERVED_CONNECTIONS` of the pool at
  * most; one whose deadline passed while it waited for its turn or a connection never starts.
- * On SQLite, the API's reads run in their reader thread (`readInThread`), where the event loop
- * does not wait for them; a statement there runs to its end.
+ * SQLite runs a statement within its call: nothing outlives it.
  */
 export function readWithDeadline<T>(
   dataSource: DataSource,
@@ -80,9 +78,7 @@ export function readWithDeadline<T>(
 ): Promise<T> {
   const options = dataSource.options;
   if (!deadlineMs || options.type !== 'mysql') {
-    const reader = sqliteReaderOf(dataSource);
-    const work = reader ? reader.read<T>(sql, params) : dataSource.query<T>(sql, params);
-    return withDeadline(work, deadlineMs);
+    return withDeadline(dataSource.query<T>(sql, params), deadlineMs);
   }
   let late = false;
   let running: PooledConnection | undefined;

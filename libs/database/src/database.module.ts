@@ -4,7 +4,6 @@ import { DatabaseConfig } from '@app/config';
 import { buildDataSourceOptions } from './data-source-options';
 import { discardStuckConnections } from './discard-stuck-connections';
 import { openMigratedDataSource } from './run-migrations';
-import { readInThread } from './sqlite-reader';
 
 /** The TypeORM connection for either driver; pending migrations run before the app serves. */
 @Module({})
@@ -12,12 +11,11 @@ export class DatabaseModule {
   /**
    * `retryAttempts`: connection attempts before giving up (the admin command line fails fast).
    * `queryTimeoutMs`: the deadline of a MySQL query, or of SQLite's wait for its write lock
-   * (`DB_TIMEOUT_MS` unless given). `readerThread`: SQLite's reads in a thread of their own
-   * (`readInThread`: the API's, whose event loop serves every request).
+   * (`DB_TIMEOUT_MS` unless given).
    */
   static forRoot(
     db: DatabaseConfig,
-    { retryAttempts = 10, queryTimeoutMs = db.timeoutMs, readerThread = false } = {},
+    { retryAttempts = 10, queryTimeoutMs = db.timeoutMs } = {},
   ): DynamicModule {
     return {
       module: DatabaseModule,
@@ -31,7 +29,6 @@ export class DatabaseModule {
           dataSourceFactory: async (options) => {
             const dataSource = await openMigratedDataSource(options!);
             discardStuckConnections(dataSource);
-            if (readerThread) readInThread(dataSource, queryTimeoutMs);
             return dataSource;
           },
         }),
