@@ -38,7 +38,7 @@ describe('BodyValidationPipe', () => {
     expect(await refusal(json)).toEqual([
       'date : doit être une valeur simple (nombre ou chaîne)',
       'extra : champ inconnu',
-      'total_cases : doit être un entier de 0 à 9007199254740991',
+      'total_cases : doit être un entier de 0 à 1000000000000',
     ]);
   });
 });
