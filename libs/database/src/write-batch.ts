@@ -33,13 +33,20 @@ export async function writeBatch(
       return ids;
     });
   }
-  const sql = ['START TRANSACTION', ...statements.map((s) => s.sql), 'COMMIT'].join(';\n');
+  // READ COMMITTED as the other writes of records (`CLOSING_ISOLATION`): the closing statements
+  // read the history without locks.
+  const sql = [
+    'SET TRANSACTION ISOLATION LEVEL READ COMMITTED',
+    'START TRANSACTION',
+    ...statements.map((s) => s.sql),
+    'COMMIT',
+  ].join(';\n');
   const params = statements.flatMap((s) => s.params);
   return retryDeadlocks(async () => {
     const runner = dataSource.createQueryRunner();
     try {
       const results = (await runner.query(sql, params)) as { insertId?: number }[];
-      return results.slice(1, -1).map((result) => result.insertId || undefined);
+      return results.slice(2, -1).map((result) => result.insertId || undefined);
     } catch (error) {
       // The server stops at the failing statement and leaves the transaction open.
       await runner.query('ROLLBACK').catch(() => undefined);

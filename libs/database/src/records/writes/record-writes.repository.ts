@@ -22,6 +22,14 @@ import { ChangeOrigin, RecordValues, SeriesDefinition } from '../series.types';
 export type RestoreOutcome = NewRevision['kind'] | 'unchanged';
 
 /**
+ * MySQL's isolation of the single writes: a change set's closing statements (`INSERT ... SELECT`
+ * over the history, decision 0036) then read without locks; at REPEATABLE READ they would take
+ * next-key locks on the history and wait for every other writer's uncommitted revisions (an
+ * import's, for its whole length). Each write locks the rows it changes by id.
+ */
+const CLOSING_ISOLATION = 'READ COMMITTED';
+
+/**
  * The SQL of single-record writes (API create, update, delete; the CLI's restore and revert), each
  * with its revisions in the same transaction. Called by `RecordWriter` only.
  */
@@ -67,17 +75,21 @@ export class RecordWritesRepository {
   async update(id: number, given: RecordValues, origin: ChangeOrigin): Promise<boolean> {
     const values = withCanonicalCountry(given);
     return withDeadline(
-      writeTransaction(this.dataSource, async (manager) => {
-        const row = await this.lockedRow(manager, id);
-        if (!row) return false;
-        const stored = toRecord(row);
-        if (stored.date === values.date && valuesKey(stored) === valuesKey(values)) return true;
-        await this.overwrite(manager, id, values);
-        const changes = this.revisions.changeSet(origin);
-        await changes.append(manager, [{ recordId: id, kind: 'update', values }]);
-        await changes.seal(manager);
-        return true;
-      }),
+      writeTransaction(
+        this.dataSource,
+        async (manager) => {
+          const row = await this.lockedRow(manager, id);
+          if (!row) return false;
+          const stored = toRecord(row);
+          if (stored.date === values.date && valuesKey(stored) === valuesKey(values)) return true;
+          await this.overwrite(manager, id, values);
+          const changes = this.revisions.changeSet(origin);
+          await changes.append(manager, [{ recordId: id, kind: 'update', values }]);
+          await changes.seal(manager);
+          return true;
+        },
+        CLOSING_ISOLATION,
+      ),
       this.deadlineMs,
     );
   }
@@ -89,17 +101,21 @@ export class RecordWritesRepository {
    */
   async delete(id: number, origin: ChangeOrigin): Promise<boolean> {
     return withDeadline(
-      writeTransaction(this.dataSource, async (manager) => {
-        const row = await this.lockedRow(manager, id);
-        if (!row) return false;
-        await this.removeIds(manager, [id]);
-        const changes = this.revisions.changeSet(origin);
-        await changes.append(manager, [
-          { recordId: id, kind: 'delete', values: recordValuesOf(row) },
-        ]);
-        await changes.seal(manager);
-        return true;
-      }),
+      writeTransaction(
+        this.dataSource,
+        async (manager) => {
+          const row = await this.lockedRow(manager, id);
+          if (!row) return false;
+          await this.removeIds(manager, [id]);
+          const changes = this.revisions.changeSet(origin);
+          await changes.append(manager, [
+            { recordId: id, kind: 'delete', values: recordValuesOf(row) },
+          ]);
+          await changes.seal(manager);
+          return true;
+        },
+        CLOSING_ISOLATION,
+      ),
       this.deadlineMs,
     );
   }
@@ -113,36 +129,40 @@ export class RecordWritesRepository {
     states: { recordId: number; values: RecordValues | null }[],
     origin: ChangeOrigin,
   ): Promise<RestoreOutcome[]> {
-    return writeTransaction(this.dataSource, async (manager) => {
-      const changes = this.revisions.changeSet(origin);
-      const done: RestoreOutcome[] = [];
-      for (const { recordId, values: given } of states) {
-        const values = given && withCanonicalCountry(given);
-        const row = await this.lockedRow(manager, recordId);
-        const stored = row === undefined ? null : toRecord(row);
-        let kind: RestoreOutcome;
-        if (values === null) {
-          kind = stored === null ? 'unchanged' : 'delete';
-          if (kind === 'delete') await this.removeIds(manager, [recordId]);
-        } else if (stored === null) {
-          kind = 'create';
-          await this.insertWithId(manager, recordId, values);
-        } else if (stored.date === values.date && valuesKey(stored) === valuesKey(values)) {
-          kind = 'unchanged';
-        } else {
-          kind = 'update';
-          await this.overwrite(manager, recordId, values);
+    return writeTransaction(
+      this.dataSource,
+      async (manager) => {
+        const changes = this.revisions.changeSet(origin);
+        const done: RestoreOutcome[] = [];
+        for (const { recordId, values: given } of states) {
+          const values = given && withCanonicalCountry(given);
+          const row = await this.lockedRow(manager, recordId);
+          const stored = row === undefined ? null : toRecord(row);
+          let kind: RestoreOutcome;
+          if (values === null) {
+            kind = stored === null ? 'unchanged' : 'delete';
+            if (kind === 'delete') await this.removeIds(manager, [recordId]);
+          } else if (stored === null) {
+            kind = 'create';
+            await this.insertWithId(manager, recordId, values);
+          } else if (stored.date === values.date && valuesKey(stored) === valuesKey(values)) {
+            kind = 'unchanged';
+          } else {
+            kind = 'update';
+            await this.overwrite(manager, recordId, values);
+          }
+          if (kind !== 'unchanged') {
+            // A deletion's revision keeps the values the record had, as `delete` does.
+            const kept = kind === 'delete' ? stored : values;
+            await changes.append(manager, [{ recordId, kind, values: kept }]);
+          }
+          done.push(kind);
         }
-        if (kind !== 'unchanged') {
-          // A deletion's revision keeps the values the record had, as `delete` does.
-          const kept = kind === 'delete' ? stored : values;
-          await changes.append(manager, [{ recordId, kind, values: kept }]);
-        }
-        done.push(kind);
-      }
-      await changes.seal(manager);
-      return done;
-    });
+        await changes.seal(manager);
+        return done;
+      },
+      CLOSING_ISOLATION,
+    );
   }
 
   /** Deletes the records `ids` (inside the caller's transaction). */
