@@ -87,7 +87,9 @@ export class SyncRunner {
         else end = { done: false, error: message.error, inSource: false };
       });
       let failure: Error | undefined;
-      worker.on('error', (error) => (failure ??= error));
+      worker.on('error', (error: Error) => {
+        failure ??= error;
+      });
       worker.on('exit', (code) => {
         signal.removeEventListener('abort', stop);
         const inSource = started > finished;
