@@ -430,3 +430,26 @@ describe('admin command line: token changes announced through Redis', () => {
     expect(await eventually(async () => (await get()).status === 401)).toBe(true);
   });
 });
+
+describe('admin command line: a new token works at once, without Redis', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    // No Redis and a one-minute periodic check: only the look an unknown token prompts can find it.
+    t = await bootTestApp({ TOKEN_REFRESH_MS: '60000' });
+  });
+  afterAll(() => t.close());
+
+  it('answers the first request made with it, then refuses a token that does not exist', async () => {
+    const env = databaseEnv(t.config.db);
+    // The instance has looked at the store since it started; the token is made afterwards.
+    expect((await t.http.get('/api/covid/data').set('Authorization', 'Bearer nope')).status).toBe(
+      401,
+    );
+    const token = tokenOf(await runCli(['tokens', 'create', 'at-once'], env));
+    const res = await t.http.get('/api/covid/data?limit=1').set('Authorization', `Bearer ${token}`);
+    expect([res.status, res.body]).toEqual([200, []]);
+    const unknown = await t.http.get('/api/covid/data').set('Authorization', 'Bearer cmx_unknown');
+    expect([unknown.status, unknown.body]).toEqual([401, { error: 'Jeton invalide.' }]);
+  });
+});

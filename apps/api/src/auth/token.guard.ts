@@ -41,11 +41,11 @@ export class TokenGuard implements CanActivate {
     private readonly tokens: TokenService,
   ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const access = this.access.get(context);
     if (access.public) return true;
     const http = context.switchToHttp();
-    const caller = this.tokens.identify(http.getRequest());
+    const caller = await this.tokens.identifyRechecked(http.getRequest());
     if (caller.kind !== 'client') {
       http.getResponse<HeaderSetter>().header('WWW-Authenticate', 'Bearer');
       throw new ApiError(

@@ -30,6 +30,9 @@ const CALLER = Symbol('caller');
 /** `last_used_at` is written in batches, at most this often (and when the app stops). */
 export const USAGE_FLUSH_MS = 10_000;
 
+/** An unknown token makes the instance look at the token store again, at most this often. */
+export const UNKNOWN_TOKEN_RECHECK_MS = 100;
+
 interface RequestLike {
   headers: Record<string, string | string[] | undefined>;
   [CALLER]?: Caller;
@@ -50,6 +53,8 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
   private readonly staticNames = new Map<string, string>();
   private databaseTokens = new Map<string, KnownToken>();
   private revision = -1;
+  /** When the last look at the token store began (epoch ms). */
+  private checkedAt = 0;
   private refreshing?: Promise<void>;
   private refreshFailing = false;
   private usage = new Map<number, number>();
@@ -103,6 +108,21 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
     return caller;
   }
 
+  /**
+   * `identify`, but an unknown token first makes the instance look at the token store once more
+   * (shared, at most every `UNKNOWN_TOKEN_RECHECK_MS`): a token the command line has just created
+   * works at once, without Redis and before the next periodic check.
+   */
+  async identifyRechecked(request: RequestLike): Promise<Caller> {
+    const caller = this.identify(request);
+    if (caller.kind !== 'invalid' || Date.now() - this.checkedAt < UNKNOWN_TOKEN_RECHECK_MS) {
+      return caller;
+    }
+    await this.refresh();
+    delete request[CALLER];
+    return this.identify(request);
+  }
+
   resolve(token: string | undefined): Caller {
     if (token === undefined) return { kind: 'anonymous' };
     const hash = hashToken(token);
@@ -127,6 +147,7 @@ export class TokenService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async reloadIfChanged(): Promise<void> {
+    this.checkedAt = Date.now();
     try {
       const revision = await this.repository.currentRevision();
       if (revision !== this.revision) {
