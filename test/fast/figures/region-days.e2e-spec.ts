@@ -2,7 +2,8 @@
  * The regions' daily sums that every write keeps (decision 0036) equal, after each kind of write,
  * the sums of the records themselves: imports (a first load, a revised file), API creates, updates
  * that move a record to another continent, deletions, bulk writes naming a key twice, restore,
- * revert and prune. A change of the regions' members makes them again at start-up.
+ * revert and prune. A change of the regions' members makes them again at start-up. Each
+ * country's kept count and dates (`/countries`) are checked at the same steps.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -49,6 +50,18 @@ describe("the regions' kept daily sums", () => {
     );
     expect([step, kept]).toEqual([step, computed]);
     expect(kept.length).toBeGreaterThan(0);
+    // Each country's kept count and dates, as grouping the records gives them.
+    const summaries = (select: string) =>
+      bed.t.dataSource.query<Record<string, unknown>[]>(
+        `SELECT country_key, CAST(records AS CHAR) AS n, CAST(first_date AS CHAR) AS first_date,
+           CAST(last_date AS CHAR) AS last_date FROM (${select}) s ORDER BY country_key`,
+      );
+    const keptSummaries = await summaries('SELECT * FROM covid_country_summaries');
+    const groupedSummaries = await summaries(
+      `SELECT country_key, COUNT(*) AS records, MIN(date) AS first_date, MAX(date) AS last_date
+       FROM covid_data GROUP BY country_key`,
+    );
+    expect([step, keptSummaries]).toEqual([step, groupedSummaries]);
   };
   const write = (method: 'post' | 'put' | 'delete', path: string, body?: object) =>
     bed.t.http[method](path).set(bed.t.auth('bob')).send(body);

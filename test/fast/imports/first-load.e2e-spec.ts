@@ -188,6 +188,17 @@ describe('a first load of a large file (CLI, both databases)', () => {
       // Ids are never given twice: the next record comes after every one taken.
       const next = await repository().create(other(4), TEST_ORIGIN);
       expect(next).toBeGreaterThan(Math.max(gone, ...stored.map((r) => r.id)));
+      // Each country's kept count and dates (decision 0036) follow the file and the writes.
+      const summaries = (from: string) =>
+        bed.t.dataSource.query<unknown[]>(
+          `SELECT country_key, records, first_date, last_date FROM ${from} ORDER BY country_key`,
+        );
+      expect(await summaries('covid_country_summaries')).toEqual(
+        await summaries(
+          `(SELECT country_key, COUNT(*) AS records, MIN(date) AS first_date,
+             MAX(date) AS last_date FROM covid_data GROUP BY country_key)`,
+        ),
+      );
     },
   );
 

@@ -1,6 +1,7 @@
 export * from './api-token.entity';
 export * from './bigint.transformer';
 export * from './correction.entity';
+export * from './country-summary.entity';
 export * from './covid-record.entity';
 export * from './history-horizon.entity';
 export * from './mpox-record.entity';
@@ -18,6 +19,7 @@ import {
   MpoxCorrectedDayEntity,
   MpoxCorrectionEntity,
 } from './correction.entity';
+import { CovidCountrySummaryEntity, MpoxCountrySummaryEntity } from './country-summary.entity';
 import { CovidRecordEntity } from './covid-record.entity';
 import { HistoryHorizonEntity } from './history-horizon.entity';
 import { MpoxRecordEntity } from './mpox-record.entity';
@@ -42,6 +44,8 @@ export const ENTITIES = [
   RegionMemberEntity,
   CovidRegionDayEntity,
   MpoxRegionDayEntity,
+  CovidCountrySummaryEntity,
+  MpoxCountrySummaryEntity,
   ApiTokenEntity,
   SourceEntity,
   HistoryHorizonEntity,

@@ -20,6 +20,7 @@ import { SourceCorrections1765510000000 } from './1765510000000-source-correctio
 import { KeptCorrections1765600000000 } from './1765600000000-kept-corrections';
 import { RegionDays1765610000000 } from './1765610000000-region-days';
 import { SourceNamesWithoutSecrets1765640000000 } from './1765640000000-source-names-without-secrets';
+import { CountrySummaries1765650000000 } from './1765650000000-country-summaries';
 
 /** Every migration, in order. Listed explicitly so that the built app needs no file globbing. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   KeptCorrections1765600000000,
   RegionDays1765610000000,
   SourceNamesWithoutSecrets1765640000000,
+  CountrySummaries1765650000000,
 ];

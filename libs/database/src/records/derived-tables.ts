@@ -20,3 +20,6 @@ export function correctionTables(key: string): CorrectionTables {
 export const REGION_MEMBERS = 'region_members';
 
 export const regionDaysTable = (key: string) => `${key}_region_days`;
+
+/** Each country's records: how many, the first and the last date (`CountrySummaryStatements`). */
+export const countrySummariesTable = (key: string) => `${key}_country_summaries`;

@@ -8,6 +8,7 @@ import { IN_LIMIT, Row, VALUE_COLUMNS_SQL } from '../record-rows';
 import { ChangeOrigin, SeriesDefinition } from '../series.types';
 import { CorrectionStatements, correctionTables } from './correction-statements';
 import { RegionDayStatements } from '../figures/region-day-statements';
+import { CountrySummaryStatements } from '../reads/country-summary-statements';
 import {
   ChangeSet,
   FeedPosition,
@@ -51,6 +52,7 @@ export class RevisionRepository {
   private readonly commits: string;
   private readonly corrections: CorrectionStatements;
   private readonly regionDays: RegionDayStatements;
+  private readonly countrySummaries: CountrySummaryStatements;
 
   /**
    * @param gapGraceMs how long the feed waits at a gap in the commits' `seq` (see `feed`).
@@ -67,6 +69,7 @@ export class RevisionRepository {
     const mysql = dataSource.options.type === 'mysql';
     this.corrections = new CorrectionStatements(correctionTables(definition.key), mysql);
     this.regionDays = new RegionDayStatements(definition.key, mysql);
+    this.countrySummaries = new CountrySummaryStatements(definition.key, definition.table, mysql);
   }
 
   private rows(sql: string, params: unknown[]): Promise<Row[]> {
@@ -152,13 +155,15 @@ export class RevisionRepository {
 
   /**
    * A change set's last statements: what reads need of it kept in the write's own transaction,
-   * so that they never derive it from the history (its corrections, the regions' daily sums),
+   * so that they never derive it from the history (its corrections, the regions' daily sums,
+   * each country's count and dates),
    * then its commit row, the very last.
    */
   private closingStatements(key: string, at: number, revisions: number): SqlStatement[] {
     return [
       ...this.corrections.ofChangeSet(key),
       ...this.regionDays.ofChangeSet(key),
+      ...this.countrySummaries.ofChangeSet(key),
       {
         sql: `INSERT INTO ${this.commits} (change_set, at, revisions, corrected)
           SELECT ?, ?, ?, CASE WHEN EXISTS (SELECT 1 FROM ${this.key}_corrections

@@ -4,6 +4,7 @@ import { FiguresRepository } from '../figures/figures.repository';
 import { WORLD } from '@app/countries';
 import { CorrectionsRepository } from '../history/corrections.repository';
 import { RevisionRepository } from '../history/revision.repository';
+import { countrySummariesTable } from '../derived-tables';
 import { ListCursor } from '../list-cursor';
 import { FIGURE_COLUMNS_SQL, RECORD_COLUMNS_SQL, Row, toDaily, toRecord } from '../record-rows';
 import { DailyValues, ListFilter, SeriesDefinition, SeriesRecord } from '../series.types';
@@ -26,6 +27,8 @@ export interface PageOptions {
  */
 export class RecordReadsRepository {
   private readonly table: string;
+  /** Each country's count and dates, kept by the writes (`CountrySummaryStatements`). */
+  private readonly summaries: string;
   /** The history: where reads as of an instant come from; the change feed. */
   readonly revisions: RevisionRepository;
   /** The reads of the derived series (`/series`, the map), on the same records. */
@@ -45,6 +48,7 @@ export class RecordReadsRepository {
     private readonly deadlineMs?: number,
   ) {
     this.table = definition.table;
+    this.summaries = countrySummariesTable(definition.key);
     this.revisions = new RevisionRepository(dataSource, definition, deadlineMs);
     // Every committed write that changes something seals a commit, a copy-swap load included; on
     // SQLite (one writer) its `seq` follows the commit order. `data_version` changes with any other
@@ -180,13 +184,13 @@ export class RecordReadsRepository {
   async countries(
     key?: string,
   ): Promise<{ country: string; records: number; first_date: string; last_date: string }[]> {
-    const where = key === undefined ? '' : 'WHERE country_key = ?';
+    // Each country's row is kept by every write (decision 0036): no grouping of the whole table.
+    const where = key === undefined ? '' : 'WHERE g.country_key = ?';
     const rows = await this.rows(
       `SELECT l.country, g.records, g.first_date, g.last_date
-       FROM (SELECT country_key, COUNT(*) AS records, MIN(date) AS first_date, MAX(date) AS last_date
-             FROM ${this.table} ${where} GROUP BY country_key) g
+       FROM ${this.summaries} g
        JOIN ${this.table} l ON l.country_key = g.country_key AND l.date = g.last_date
-       ORDER BY g.country_key`,
+       ${where} ORDER BY g.country_key`,
       key === undefined ? [] : [key],
     );
     return rows.map((row) => ({
