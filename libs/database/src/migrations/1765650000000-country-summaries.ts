@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { countrySummariesTable } from '../records/derived-tables';
-import { CountrySummaryStatements } from '../records/reads/country-summary-statements';
+import { CountrySummaryStatements } from '../records/country-summary-statements';
 
 const SERIES = ['covid', 'mpox'];
 

@@ -8,7 +8,7 @@ import { IN_LIMIT, Row, VALUE_COLUMNS_SQL } from '../record-rows';
 import { ChangeOrigin, SeriesDefinition } from '../series.types';
 import { CorrectionStatements, correctionTables } from './correction-statements';
 import { RegionDayStatements } from '../figures/region-day-statements';
-import { CountrySummaryStatements } from '../reads/country-summary-statements';
+import { CountrySummaryStatements } from '../country-summary-statements';
 import {
   ChangeSet,
   FeedPosition,

@@ -1,5 +1,5 @@
-import { SqlStatement } from '../../write-batch';
-import { countrySummariesTable } from '../derived-tables';
+import { SqlStatement } from '../write-batch';
+import { countrySummariesTable } from './derived-tables';
 
 /**
  * Each country's number of records and first and last dates (`<key>_country_summaries`), kept by
