@@ -128,9 +128,16 @@ describe('public figures (/<key>/public/map, /population, /regions)', () => {
       'North America',
       'Oceania',
       'South America',
+      'European Union',
+      'African Region',
+      'Region of the Americas',
+      'Eastern Mediterranean Region',
+      'European Region',
+      'South-East Asia Region',
+      'Western Pacific Region',
     ]);
     const europe = response.body[3];
-    expect(europe.source).toMatch(/^countries-list/);
+    expect(europe.source).toMatch(/^Our World in Data's continents/);
     expect(europe.countries).toContainEqual({ country: 'France', iso2: 'FR', iso3: 'FRA' });
     expect(response.body[0].countries.length).toBeGreaterThanOrEqual(240);
   });

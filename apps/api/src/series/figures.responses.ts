@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FIGURE_FLAGS, FIGURE_PERIODS, METRICS } from '@app/series';
+import { REGION_GROUPINGS, RegionGrouping } from '@app/countries';
 
 const FIGURE = { type: 'number', nullable: true } as const;
 
@@ -87,12 +88,35 @@ export class RegionMemberResponse {
 }
 
 export class RegionResponse {
-  @ApiProperty({ example: 'Europe' }) name: string;
+  @ApiProperty({ example: 'Europe', description: 'The name `/series` answers it under' })
+  name: string;
+  @ApiProperty({
+    example: 'OWID_EUR',
+    description:
+      'Its short code, accepted by `/series` as its name is (case ignored): OWID_WRL, the ' +
+      "continents' OWID_AFR..., EU, AFRO, AMRO, EMRO, EURO, SEARO, WPRO",
+  })
+  code: string;
+  @ApiProperty({ enum: REGION_GROUPINGS, example: 'continent' })
+  grouping: RegionGrouping;
+  @ApiProperty({
+    type: [String],
+    example: [],
+    description: "Other names and codes `/series` accepts (WHO's newer codes: AFR, AMR...)",
+  })
+  aliases: string[];
   @ApiProperty({
     example:
-      'countries-list (npm, annexare/Countries): each country’s `continent`; World: every country',
+      "Our World in Data's continents (owid/covid-19-data, scripts/input/owid/continents.csv), " +
+      'the list its continent rows are summed over',
   })
   source: string;
+  @ApiProperty({
+    type: [String],
+    example: [],
+    description: "Where the membership knowingly differs from its source's",
+  })
+  deviations: string[];
   @ApiProperty({ type: [RegionMemberResponse], description: 'Member countries, by name' })
   countries: RegionMemberResponse[];
 }

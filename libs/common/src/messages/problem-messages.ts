@@ -54,7 +54,7 @@ function wording(p: FieldProblem): string {
     case 'unknown-metric':
       return `indicateur inconnu : ${p.names.join(', ')}`;
     case 'not-a-place':
-      return "n'est ni un pays, ni une région (World, Africa, Asia, Europe, North America, Oceania, South America)";
+      return "n'est ni un pays, ni une région (GET /api/regions liste les régions et leurs codes)";
   }
 }
 

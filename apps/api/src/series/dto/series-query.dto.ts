@@ -21,7 +21,8 @@ import { CountryField, FormatField, FromDateField, ToDateField } from './query-f
 /** `/series`: `as_of` (AsOfQueryDto) and the series' own parameters. */
 export class SeriesQueryDto extends AsOfQueryDto implements FigureQuery {
   @CountryField(
-    `A country (any name or code that \`/data\` accepts) or a region: ${REGION_NAMES.join(', ')}. ` +
+    'A country (any name or code that `/data` accepts) or a region by name or code, case ' +
+      `ignored (\`GET /api/regions\` lists them): ${REGION_NAMES.join(', ')}. ` +
       'Without it: every place, by place then date, in cursor pages like `/data`. ' +
       'Neither a country, a stored place nor a region: 400',
   )

@@ -46,7 +46,7 @@ export class FiguresRepository {
   /**
    * @param version a value that changes with every committed write, when the database gives one
    * without gaps (SQLite, a single writer): places' days and regions' sums are then kept until it
-   * changes (all seven regions; the places most read, a few MB).
+   * changes (every region; the places most read, a few MB).
    */
   private readonly regionTable: string;
 
