@@ -14,6 +14,7 @@ class Script(http.server.BaseHTTPRequestHandler):
 
     answers = []
     seen = []
+    retry_after = "0"
 
     def do_GET(self):  # noqa: N802 (http.server's name)
         self.seen.append(self.path)
@@ -22,7 +23,7 @@ class Script(http.server.BaseHTTPRequestHandler):
         data = json.dumps(body).encode()
         self.send_response(status)
         if status in (429, 503):
-            self.send_header("Retry-After", "0")
+            self.send_header("Retry-After", self.retry_after)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
@@ -34,7 +35,7 @@ class Script(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture()
 def server():
-    Script.answers, Script.seen = [], []
+    Script.answers, Script.seen, Script.retry_after = [], [], "0"
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Script)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
@@ -48,6 +49,20 @@ def test_429_and_503_are_asked_again(server):
     frame = Client(server, "t", retries=3).population()
     assert list(frame["country"]) == ["Namibia"]
     assert len(Script.seen) == 4
+
+
+def test_waits_retry_after_capped_at_max_wait(server):
+    Script.answers, Script.retry_after = [429, 503], "30"
+    client = Client(server, "t", max_wait=0.01)
+    waits = []
+    client._http.sleep = waits.append
+    assert list(client.population()["country"]) == ["Namibia"]
+    assert waits == [0.01, 0.01]
+    Script.answers, Script.retry_after = [429], "2"
+    client = Client(server, "t")
+    client._http.sleep = waits.append
+    client.population()
+    assert waits[-1] == 2.0
 
 
 def test_retries_are_bounded(server):

@@ -5,7 +5,7 @@
  * pass with a note until the route lands, then check it.
  */
 import { readFileSync } from 'node:fs';
-import { ApiError, CovidApiClient } from '@covid-mpox/client';
+import { ApiError, CovidApiClient, retryDelayMs } from '@covid-mpox/client';
 import { CLIENT_FIXTURES, ClientTestApi, startClientTestApi } from '../../support/client-test-api';
 import { TEST_DB_TYPE } from '../../support/test-database';
 
@@ -131,6 +131,24 @@ describe(`the TypeScript client against the built API (${TEST_DB_TYPE})`, () => 
     expect(await flaky.population()).not.toHaveLength(0);
     expect(seen).toHaveLength(3);
 
+    // A long Retry-After waits no longer than maxWaitMs.
+    const answered = [429];
+    const patient = new CovidApiClient({
+      url: api.url,
+      maxWaitMs: 20,
+      fetch: (request) => {
+        const status = answered.shift();
+        return status
+          ? Promise.resolve(new Response('{}', { status, headers: { 'Retry-After': '3600' } }))
+          : fetch(request);
+      },
+    });
+    const started = Date.now();
+    expect(await patient.regions()).not.toHaveLength(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(retryDelayMs('2')).toBe(2_000);
+    expect(retryDelayMs('Thu, 01 Jan 2026 00:00:10 GMT', Date.UTC(2026, 0, 1))).toBe(10_000);
+
     let calls = 0;
     const down = new CovidApiClient({
       url: api.url,
@@ -174,7 +192,7 @@ describe(`the TypeScript client against the built API (${TEST_DB_TYPE})`, () => 
       return;
     }
     expect(await client.series('covid', { country: 'France', lag: 0 }).all()).toEqual([]);
-    const later = await client.series('covid', { country: 'France', lag: 100_000 }).all();
+    const later = await client.series('covid', { country: 'France', lag: 3650 }).all();
     expect(later).toEqual(await client.series('covid', { country: 'France' }).all());
   });
 });

@@ -45,7 +45,7 @@ class Client:
         return self._frame(f"{_disease(disease)}/data", params, RECORD)
 
     def vintages(self, disease, country=None, from_=None, to=None, *, fields=None,
-                 issued_since=None, issued_until=None, page_size=1000):
+                 issued_since=None, issued_until=None, page_size=10000):
         """``/{disease}/vintages``: one row per version of each stored figure, ``value`` missing
         for a deletion; by place, date, field, then ``issued_at``."""
         params = {"country": country, "from": from_, "to": to, "fields": fields,
