@@ -14,6 +14,8 @@ RUN apt-get update \
 # The project's npm (its "allowScripts" decides which install scripts may run).
 RUN npm install -g npm@11 --no-audit --no-fund
 COPY package.json package-lock.json ./
+# The workspace's manifest, which the lock file names (its sources are not part of the image).
+COPY clients/typescript/package.json ./clients/typescript/
 RUN npm ci --no-audit --no-fund
 COPY nest-cli.json tsconfig.json ./
 COPY apps ./apps

@@ -12,6 +12,8 @@ export default tseslint.config(
       'coverage/**',
       'eslint.config.mjs',
       'test/jest-e2e.config.js',
+      // Generated from the OpenAPI document (clients/typescript/scripts/generate-types.mjs).
+      'clients/typescript/src/openapi.ts',
     ],
   },
   eslint.configs.recommended,

@@ -14,6 +14,7 @@ function prerequisites(env: Record<string, string>) {
       PREREQ_REDIS_CHECK: 'true',
       PREREQ_CHROMIUM: process.execPath, // an executable that exists
       PREREQ_NGINX: process.execPath,
+      PREREQ_PYTHON_CHECK: 'true',
       ...env,
     },
     encoding: 'utf8',
@@ -43,6 +44,14 @@ describe('the pre-test step (scripts/test-prerequisites.sh)', () => {
     expect(prerequisites({ PREREQ_NGINX: missing, PREREQ_INSTALL: 'never' })).toEqual({
       code: 1,
       stderr: `npm test: Debian's nginx is missing at ${missing} (the trusted-proxy and load-balancer tests run it in front of the API); install it as root with: apt-get update && apt-get install -y nginx\n`,
+    });
+  });
+
+  it("stops with one line when python3 lacks pandas or pytest, naming Debian's packages", () => {
+    expect(prerequisites({ PREREQ_PYTHON_CHECK: 'false', PREREQ_INSTALL: 'never' })).toEqual({
+      code: 1,
+      stderr:
+        "npm test: python3 cannot import pandas and pytest (the Python client's tests use them); install it as root with: apt-get update && apt-get install -y python3-pandas python3-pytest\n",
     });
   });
 
