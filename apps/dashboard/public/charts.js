@@ -35,7 +35,11 @@ export function drawChart(id, title, times, series, units = {}, marks = [], { lo
   // last are kept in `data-ticks` for whoever checks them (the browser tests).
   const drawn = {};
   const axes = [
-    { values: (u, ticks, axis, space, increment) => (drawn.x = dateTicks(ticks, increment)) },
+    {
+      // Room for a label such as "sept. 2020" between ticks: they would overlap closer.
+      space: 80,
+      values: (u, ticks, axis, space, increment) => (drawn.x = dateTicks(ticks, increment)),
+    },
     { size: 70, label: units.y, values: (u, ticks) => (drawn.y = numberTicks(ticks)) },
   ];
   // A log scale (base 10) for the compare page, where countries differ a thousandfold.
