@@ -15,17 +15,23 @@ import {
   viewOf,
 } from './views.js';
 
-async function fillCountryList() {
-  const list = await api('/api/covid/public/countries');
+/** The public list's names, kept to label the suggestions again when the language changes. */
+let listed = [];
+
+/** The picker's suggestions: the names in the page's language (the API resolves either). */
+export function labelCountryList() {
   const datalist = $('country-list');
-  // The names in the page's language: the API resolves French names as English ones.
-  const names = list.map(({ country }) => countryName(country)).sort(byName);
   datalist.textContent = '';
-  for (const name of names) {
+  for (const name of listed.map(countryName).sort(byName)) {
     const option = document.createElement('option');
     option.value = name;
     datalist.append(option);
   }
+}
+
+async function fillCountryList() {
+  listed = (await api('/api/covid/public/countries')).map(({ country }) => country);
+  labelCountryList();
 }
 
 // One load shared by every caller: two views routed at once (the page's first route and a

@@ -2,7 +2,7 @@
 // Module scripts run once the page is parsed, so each view module wires its own controls.
 import { problemText } from './api.js';
 import { showCompare } from './compare.js';
-import { loadCountryList, showCountry } from './country.js';
+import { labelCountryList, loadCountryList, showCountry } from './country.js';
 import { applyLanguage, loadCountryNames, switchLanguage } from './language.js';
 import { showMap } from './map.js';
 import { showOverview } from './overview.js';
@@ -37,6 +37,7 @@ async function route() {
 
 $('lang').addEventListener('click', () => {
   switchLanguage();
+  labelCountryList();
   void route();
 });
 window.addEventListener('hashchange', () => void route());

@@ -71,6 +71,7 @@ async function drawn(page: Page, id: string) {
 
 /** No label repeats another of its axis (blanks aside). */
 function expectDistinct(ticks: Record<string, string[]>) {
+  expect(Object.keys(ticks)).toEqual(expect.arrayContaining(['x', 'y']));
   for (const [axis, labels] of Object.entries(ticks)) {
     const shown = labels.filter(Boolean);
     expect([axis, shown.length]).toEqual([axis, new Set(shown).size]);
@@ -217,7 +218,7 @@ describe('dashboard at 1400×1000 and 390×844 (touch), on the JHU and OWID file
     await page.close();
   });
 
-  it('names countries in French on the French pages (overview, country, map table)', async () => {
+  it('names countries in French on the French pages (overview, country, the picker)', async () => {
     const { page, problems } = await open(browser, url('overview'), WIDE);
     await page.waitForSelector('#top tbody tr');
     expect(await page.locator('#top tbody tr:first-child td:first-child').innerText()).toBe(
@@ -227,6 +228,14 @@ describe('dashboard at 1400×1000 and 390×844 (touch), on the JHU and OWID file
     await page.waitForFunction(
       () => document.getElementById('country-name')?.textContent === 'Allemagne',
     );
+    // The picker suggests the names in the page's language, again after a switch.
+    expect(await page.locator('#country-list option[value="Allemagne"]').count()).toBe(1);
+    expect(await page.locator('#country-list option[value="Germany"]').count()).toBe(0);
+    await page.locator('#lang').click();
+    await page.waitForFunction(
+      () => document.getElementById('country-name')?.textContent === 'Germany',
+    );
+    expect(await page.locator('#country-list option[value="Germany"]').count()).toBe(1);
     await page.goto(url('country/Germany', 'en'));
     await page.waitForFunction(
       () => document.getElementById('country-name')?.textContent === 'Germany',
