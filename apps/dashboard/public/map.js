@@ -234,6 +234,8 @@ export async function showMap(parts = []) {
   const withData = answer.countries.filter((c) => c.value != null).length;
   say('map-count', t('countriesWithData')(withData, answer.countries.length));
   await placeSlider(disease, answer);
+  // Labelled here, not by applyLanguage: a language switch while playing keeps *Pause*.
+  $('map-play').textContent = t(playing ? 'pause' : 'play');
   svg.dataset.drawn = `${disease}:${metric}:${answer.period}:${answer.date}`;
 }
 

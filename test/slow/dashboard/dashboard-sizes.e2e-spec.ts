@@ -312,11 +312,13 @@ describe('dashboard at 1400×1000 and 390×844 (touch), on the JHU and OWID file
     await page.waitForSelector('#map-svg[data-drawn="covid:new_cases:day:2023-02-28"]');
     expect(page.url()).toBe(url('map/covid/new_cases/day/2023-02-28'));
     await page.locator('#map-play').click();
+    expect(await page.locator('#map-play').innerText()).toBe('Pause');
     await page.waitForSelector('#map-svg[data-drawn="covid:new_cases:day:2023-03-02"]', {
       timeout: 10_000,
     });
     await page.locator('#map-play').click();
     expect(await page.locator('#map-play').getAttribute('aria-pressed')).toBe('false');
+    expect(await page.locator('#map-play').innerText()).toBe('Lecture');
     // Weeks: the slider steps by ISO week.
     await page.goto(url('map/covid/new_cases/week/2023-03-01'));
     await page.waitForSelector('#map-svg[data-drawn="covid:new_cases:week:2023-03-05"]');
