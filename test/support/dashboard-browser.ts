@@ -16,6 +16,9 @@ export const OUTPUT = join(
 );
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 375, height: 740 };
+/** The sizes of issue 52's review: a wide desktop, and a phone used by touch. */
+export const WIDE = { width: 1400, height: 1000 };
+export const PHONE_390 = { width: 390, height: 844 };
 
 /** The API listening on a loopback port for the browser, and the browser (closed by the caller). */
 export async function serveToBrowser(t: TestApp, port: number): Promise<Browser> {
@@ -30,8 +33,18 @@ export interface Watched {
   problems: string[];
 }
 
-export async function open(browser: Browser, url: string, viewport = DESKTOP): Promise<Watched> {
-  const page = await browser.newPage({ viewport, timezoneId: 'UTC' });
+/** A page watched for problems; `touch`: a phone's touch screen (taps, no hover). */
+export async function open(
+  browser: Browser,
+  url: string,
+  viewport = DESKTOP,
+  { touch = false } = {},
+): Promise<Watched> {
+  const page = await browser.newPage({
+    viewport,
+    timezoneId: 'UTC',
+    ...(touch ? { hasTouch: true, isMobile: true } : {}),
+  });
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(message.text());

@@ -1,9 +1,16 @@
 // The charts, drawn by uPlot (its browser build, loaded by the page before this module, defines
 // the global `uPlot`).
-import { compact, figure, formatDate, monthsAndDays, t } from './language.js';
+import { dateTicks, figure, formatDate, numberTicks, t } from './language.js';
 import { hideMarkTip, markPoints } from './chart-marks.js';
 import { $ } from './page.js';
-import { axisUnit, isSmoothed, newUnit, newValues, perDayOfWeek } from './views.js';
+import {
+  axisUnit,
+  incompleteLastWeek,
+  isSmoothed,
+  newUnit,
+  newValues,
+  sevenDayAverage,
+} from './views.js';
 
 export const COLORS = ['#0b5cad', '#c0392b', '#2e8b57', '#8e44ad'];
 export const toTime = (date) => Date.parse(`${date}T00:00:00Z`) / 1000;
@@ -16,19 +23,27 @@ function chartWidth(element) {
 /**
  * A chart of `series` over `times`; `units` labels the left axis (`y`) and the right one (`avg`,
  * for the series on the `avg` scale), so that the reader knows what a number counts. `marks`:
- * points to mark (chart-marks.js).
+ * points to mark (chart-marks.js); `log`: the left axis on a log scale.
  */
-export function drawChart(id, title, times, series, units = {}, marks = []) {
+export function drawChart(id, title, times, series, units = {}, marks = [], { log = false } = {}) {
   const element = $(id);
   if (charts.has(id)) charts.get(id).destroy();
   element.textContent = '';
   // Marks follow the points when uPlot draws again (a resize).
   let placeMarks = () => {};
+  // Ticks in the page's language, each label told apart from its neighbours; the labels drawn
+  // last are kept in `data-ticks` for whoever checks them (the browser tests).
+  const drawn = {};
   const axes = [
-    {},
-    { size: 70, label: units.y, values: (u, ticks) => ticks.map((v) => compact(v)) },
+    {
+      // Room for a label such as "sept. 2020" between ticks: they would overlap closer.
+      space: 80,
+      values: (u, ticks, axis, space, increment) => (drawn.x = dateTicks(ticks, increment)),
+    },
+    { size: 70, label: units.y, values: (u, ticks) => (drawn.y = numberTicks(ticks)) },
   ];
-  const scales = { x: { time: true } };
+  // A log scale (base 10) for the compare page, where countries differ a thousandfold.
+  const scales = { x: { time: true }, ...(log ? { y: { distr: 3 } } : {}) };
   const hasRight = series.some((s) => s.scale === 'avg');
   if (hasRight) {
     axes.push({
@@ -37,7 +52,7 @@ export function drawChart(id, title, times, series, units = {}, marks = []) {
       size: 70,
       label: units.avg,
       grid: { show: false },
-      values: (u, ticks) => ticks.map((v) => compact(v)),
+      values: (u, ticks) => (drawn.avg = numberTicks(ticks)),
     });
     scales.avg = {};
   }
@@ -48,8 +63,14 @@ export function drawChart(id, title, times, series, units = {}, marks = []) {
     scales,
     axes,
     legend: { live: false },
-    hooks: { draw: [() => placeMarks()] },
-    fmtDate: (template) => uPlot.fmtDate(template, monthsAndDays()),
+    hooks: {
+      draw: [
+        () => {
+          placeMarks();
+          element.dataset.ticks = JSON.stringify(drawn);
+        },
+      ],
+    },
     series: [
       {
         value: (u, v) =>
@@ -60,8 +81,9 @@ export function drawChart(id, title, times, series, units = {}, marks = []) {
         label: s.label,
         scale: s.scale || 'y',
         stroke: s.color || COLORS[i % COLORS.length],
-        fill: s.bars ? `${s.color || COLORS[i % COLORS.length]}55` : undefined,
-        width: s.bars ? 0 : 2,
+        fill: s.bars ? (s.fill ?? `${s.color || COLORS[i % COLORS.length]}55`) : undefined,
+        width: s.bars ? (s.dash ? 1.5 : 0) : 2,
+        dash: s.dash,
         paths: s.bars ? uPlot.paths.bars({ size: [0.8, 40] }) : undefined,
         // Lines show their points where they are few (uPlot's default), so one week still shows.
         points: s.bars ? { show: false } : undefined,
@@ -119,18 +141,27 @@ export function weeklyWithAverage(history, key, color, from, view = 'raw') {
   const label = raw
     ? t(key === 'new_cases' ? 'weeklyCases' : 'weeklyDeaths')
     : `${name} (${newUnit(view, true)})`;
-  return {
-    times,
-    label,
-    units: { y: axisUnit(view, 'week'), avg: axisUnit(view, 'day') },
-    series: [
-      { label, values: pick(values), bars: true, color },
-      {
-        label: raw ? t('avg7') : `${t('avg7')} (${perDayUnit})`,
-        values: pick(perDayOfWeek(history, values)),
-        scale: 'avg',
-        color: '#222',
-      },
-    ],
-  };
+  const series = [
+    { label, values: pick(values), bars: true, color },
+    {
+      label: raw ? t('avg7') : `${t('avg7')} (${perDayUnit})`,
+      values: pick(sevenDayAverage(history, key, view, values)),
+      scale: 'avg',
+      color: '#222',
+    },
+  ];
+  // The last week, still incomplete, drawn over its bar pale and dashed, and named in the legend.
+  const days = incompleteLastWeek(history);
+  if (days > 0 && times.length > 0) {
+    const last = series[0].values.length - 1;
+    series.push({
+      label: t('incompleteWeek')(days),
+      values: series[0].values.map((v, i) => (i === last ? v : null)),
+      bars: true,
+      color,
+      fill: '#ffffffb0',
+      dash: [4, 3],
+    });
+  }
+  return { times, label, units: { y: axisUnit(view, 'week'), avg: axisUnit(view, 'day') }, series };
 }

@@ -4,7 +4,7 @@
 import { ApiProblem, api, problemText, weeklyPath } from './api.js';
 import { COLORS, clearChart, drawChart, toTime, weeklyWithAverage } from './charts.js';
 import { fillCorrections, loadCorrections, weekMarks } from './corrections.js';
-import { DAY_MS, t } from './language.js';
+import { DAY_MS, byName, countryName, t } from './language.js';
 import { $, say } from './page.js';
 import {
   axisUnit,
@@ -15,14 +15,23 @@ import {
   viewOf,
 } from './views.js';
 
-async function fillCountryList() {
-  const list = await api('/api/covid/public/countries');
+/** The public list's names, kept to label the suggestions again when the language changes. */
+let listed = [];
+
+/** The picker's suggestions: the names in the page's language (the API resolves either). */
+export function labelCountryList() {
   const datalist = $('country-list');
-  for (const { country } of list) {
+  datalist.textContent = '';
+  for (const name of listed.map(countryName).sort(byName)) {
     const option = document.createElement('option');
-    option.value = country;
+    option.value = name;
     datalist.append(option);
   }
+}
+
+async function fillCountryList() {
+  listed = (await api('/api/covid/public/countries')).map(({ country }) => country);
+  labelCountryList();
 }
 
 // One load shared by every caller: two views routed at once (the page's first route and a
@@ -38,6 +47,14 @@ export function loadCountryList() {
   }
   return listLoading;
 }
+
+const CHARTS = [
+  'country-cases',
+  'country-deaths',
+  'country-total-cases',
+  'country-total-deaths',
+  'country-mpox',
+];
 
 function rangeStart(history, range) {
   if (range === 'all' || history.weeks.length === 0) return null;
@@ -64,16 +81,15 @@ export async function showCountry(name) {
   } catch (error) {
     say('country-message', problemText(error));
     say('country-name', '');
-    for (const id of ['country-cases', 'country-deaths', 'country-totals', 'country-mpox'])
-      clearChart(id);
+    for (const id of CHARTS) clearChart(id);
     fillCorrections('country-corrections', 'country-corrections-note', null);
     fillCorrections('mpox-corrections', 'mpox-corrections-note', null);
     return;
   }
-  say('country-name', covid.country);
+  say('country-name', countryName(covid.country));
   const view = viewOf($('country-view'));
   if (lacksPopulation(covid, view))
-    say('country-message', `${t('noPopulation')} ${covid.country}.`);
+    say('country-message', `${t('noPopulation')} ${countryName(covid.country)}.`);
   const from = rangeStart(covid, $('country-range').value);
   for (const [id, key, color] of [
     ['country-cases', 'new_cases', COLORS[0]],
@@ -82,7 +98,7 @@ export async function showCountry(name) {
     const chart = weeklyWithAverage(covid, key, color, from, view);
     drawChart(
       id,
-      `${covid.country} — ${chart.label}`,
+      `${countryName(covid.country)} — ${chart.label}`,
       chart.times,
       chart.series,
       chart.units,
@@ -93,28 +109,20 @@ export async function showCountry(name) {
   const keep = covid.weeks.map((w) => !from || w >= from);
   const pick = (values) => values.filter((_, i) => keep[i]);
   const unit = totalUnit(view);
-  drawChart(
-    'country-totals',
-    `${covid.country} — ${t('totalCases')} / ${t('totalDeaths')} (${unit})`,
-    pick(covid.weeks).map(toTime),
-    [
-      {
-        label: `${t('totalCases')} (${unit})`,
-        values: pick(totalValues(covid, 'total_cases', view)),
-        color: COLORS[0],
-      },
-      {
-        label: `${t('totalDeaths')} (${unit})`,
-        values: pick(totalValues(covid, 'total_deaths', view)),
-        color: COLORS[1],
-        scale: 'avg',
-      },
-    ],
-    {
-      y: `${t('cases')}, ${axisUnit(view, 'total')}`,
-      avg: `${t('deaths')}, ${axisUnit(view, 'total')}`,
-    },
-  );
+  // Cases and deaths each on their own chart: on one chart with two axes their lines seemed to
+  // meet, though they count things a hundred times apart.
+  for (const [id, key, label, color] of [
+    ['country-total-cases', 'total_cases', 'totalCases', COLORS[0]],
+    ['country-total-deaths', 'total_deaths', 'totalDeaths', COLORS[1]],
+  ]) {
+    drawChart(
+      id,
+      `${countryName(covid.country)} — ${t(label)} (${unit})`,
+      pick(covid.weeks).map(toTime),
+      [{ label: `${t(label)} (${unit})`, values: pick(totalValues(covid, key, view)), color }],
+      { y: axisUnit(view, 'total') },
+    );
+  }
   try {
     const [mpox, mpoxCorrections] = await Promise.all([
       api(weeklyPath('mpox', covid.country)),

@@ -1,9 +1,9 @@
 // The dashboard's entry module: public routes only, no token unless typed on the Data status view.
 // Module scripts run once the page is parsed, so each view module wires its own controls.
 import { problemText } from './api.js';
-import './compare.js';
-import { loadCountryList, showCountry } from './country.js';
-import { applyLanguage, switchLanguage } from './language.js';
+import { showCompare } from './compare.js';
+import { labelCountryList, loadCountryList, showCountry } from './country.js';
+import { applyLanguage, loadCountryNames, switchLanguage } from './language.js';
 import { showMap } from './map.js';
 import { showOverview } from './overview.js';
 import { $, say } from './page.js';
@@ -32,12 +32,16 @@ async function route() {
   }
   if (current === 'country')
     return showCountry(argument ? decodeURIComponent(argument) : $('country-input').value);
+  if (current === 'compare' && argument) return showCompare(argument);
 }
 
 $('lang').addEventListener('click', () => {
   switchLanguage();
+  labelCountryList();
   void route();
 });
 window.addEventListener('hashchange', () => void route());
 applyLanguage();
-void route().then(() => document.body.setAttribute('data-ready', 'true'));
+void loadCountryNames()
+  .then(route)
+  .then(() => document.body.setAttribute('data-ready', 'true'));

@@ -16,47 +16,47 @@ export function isoWeek(date) {
   return { monday: isoDay(monday), sunday: isoDay(monday + 6 * DAY_MS) };
 }
 
-const monthNames = (locale, style) =>
-  Array.from({ length: 12 }, (_, m) =>
-    new Intl.DateTimeFormat(locale, { month: style, timeZone: 'UTC' }).format(Date.UTC(2021, m, 1)),
-  );
-const dayNames = (locale, style) =>
-  Array.from({ length: 7 }, (_, d) =>
-    new Intl.DateTimeFormat(locale, { weekday: style, timeZone: 'UTC' }).format(
-      Date.UTC(2021, 0, 3 + d),
-    ),
-  );
-// uPlot's axis labels in the page's language.
-const MONTHS = {};
-for (const [key, locale] of [
-  ['fr', 'fr-FR'],
-  ['en', 'en-GB'],
-]) {
-  MONTHS[key] = {
-    MMMM: monthNames(locale, 'long'),
-    MMM: monthNames(locale, 'short'),
-    WWWW: dayNames(locale, 'long'),
-    WWW: dayNames(locale, 'short'),
-  };
-}
-
 let lang =
   new URLSearchParams(location.search).get('lang') || localStorage.getItem(LANG_KEY) || 'fr';
 if (!TEXT[lang]) lang = 'fr';
 const locale = () => (lang === 'fr' ? 'fr-FR' : 'en-GB');
-let numbers, compactFormat, fractions;
+let numbers, compactFormats, fractions, tickDates;
 function makeFormats() {
   numbers = new Intl.NumberFormat(locale());
-  compactFormat = new Intl.NumberFormat(locale(), { notation: 'compact' });
+  compactFormats = [0, 1, 2, 3].map(
+    (digits) =>
+      new Intl.NumberFormat(locale(), { notation: 'compact', maximumFractionDigits: digits }),
+  );
+  const date = (options) => new Intl.DateTimeFormat(locale(), { timeZone: 'UTC', ...options });
+  tickDates = [
+    date({ day: 'numeric', month: 'short' }),
+    date({ day: 'numeric', month: 'short', year: 'numeric' }),
+    date({ month: 'short', year: 'numeric' }),
+    date({ year: 'numeric' }),
+  ];
   fractions = [2, 1, 0].map(
     (digits) => new Intl.NumberFormat(locale(), { maximumFractionDigits: digits }),
   );
 }
 makeFormats();
 
+/** The countries' names by language, by the API's (English) name; loaded once at start. */
+let countryNames = {};
+export async function loadCountryNames() {
+  try {
+    const response = await fetch('/dashboard/assets/country-names.json');
+    if (response.ok) countryNames = await response.json();
+  } catch {
+    // Without the list the API's names show: nothing else depends on it.
+  }
+}
+/** A country's name in the page's language (the API's name when the list has none). */
+export const countryName = (name) => countryNames[lang]?.[name] ?? name;
+/** Sorts names in the page's language. */
+export const byName = (a, b) => a.localeCompare(b, locale());
+
 export const currentLanguage = () => lang;
 export const t = (key) => TEXT[lang][key];
-export const monthsAndDays = () => MONTHS[lang];
 export const num = (value) =>
   Number.isFinite(value) ? numbers.format(Math.round(value)) : t('none');
 /** A count or a rate: whole above 1000, with one or two decimals below (per-million figures). */
@@ -65,7 +65,33 @@ export const figure = (value) => {
   const size = Math.abs(value);
   return fractions[size < 10 ? 0 : size < 1000 ? 1 : 2].format(value);
 };
-export const compact = (v) => (Number.isFinite(v) ? compactFormat.format(v) : '');
+/** Labels that differ from each other's (`ticks` distinct), or blanks for those that cannot. */
+function distinct(ticks, formats) {
+  let labels = [];
+  for (const format of formats) {
+    labels = ticks.map((v) => (Number.isFinite(v) ? format(v) : ''));
+    if (new Set(labels).size === labels.length) return labels;
+  }
+  return labels.map((label, i) => (labels.indexOf(label) === i ? label : ''));
+}
+/** An axis's numbers, short (`39 M`) with as many decimals as tell them apart (`39,2 M`). */
+export const numberTicks = (ticks) =>
+  distinct(
+    ticks,
+    compactFormats.map((f) => (v) => f.format(v)),
+  );
+/**
+ * A time axis's dates (seconds) in the page's language: day and month when the ticks are days or
+ * weeks apart, the month and year beyond, the year alone for years; the year added when needed.
+ */
+export function dateTicks(ticks, increment) {
+  const days = (increment ?? 0) / 86400;
+  const first = days >= 360 ? 3 : days >= 28 ? 2 : 0;
+  return distinct(
+    ticks,
+    tickDates.slice(first).map((f) => (v) => f.format(v * 1000)),
+  );
+}
 export const formatDate = (date) =>
   typeof date === 'string' && date
     ? new Intl.DateTimeFormat(locale(), {

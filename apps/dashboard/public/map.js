@@ -3,7 +3,7 @@
 // from the world-atlas package) projected by d3-geo. Each country with an answer is a link to its
 // page: focusable, and it tells its value on hover and on focus; a table lists every value.
 import { ApiProblem, api, problemText } from './api.js';
-import { figure, formatDate, isoWeek, t } from './language.js';
+import { DAY_MS, countryName, figure, formatDate, isoWeek, t } from './language.js';
 import { colorScale, drawLegend } from './map-scale.js';
 import { $, say } from './page.js';
 import { wireTips } from './tip.js';
@@ -77,6 +77,13 @@ function periodText(answer) {
   return t('weekOf')(formatDate(monday), formatDate(sunday));
 }
 
+/** When a country's own value is from: its day, or its week (each its latest by the map's date). */
+function valueDateText(period, date) {
+  if (period !== 'week') return t('valueOn')(formatDate(date));
+  const { monday, sunday } = isoWeek(date);
+  return t('weekOf')(formatDate(monday), formatDate(sunday));
+}
+
 const countryHref = (country) => `#country/${encodeURIComponent(country)}`;
 const svgElement = (name, attributes) => {
   const element = document.createElementNS(SVG, name);
@@ -84,13 +91,14 @@ const svgElement = (name, attributes) => {
   return element;
 };
 
-/** What the tip says of each shape: its name and value. */
+/** What the tip says of each shape: its name, value, unit and date, and its page. */
 const tips = new WeakMap();
 
 function drawShapes(shapes, answer, scale) {
   const svg = $('map-svg');
   svg.setAttribute('viewBox', `0 0 ${WIDTH} ${shapes.height}`);
   svg.textContent = '';
+  const unit = t(`metric_${answer.metric}`);
   const byIso = new Map(answer.countries.filter((c) => c.iso3).map((c) => [c.iso3, c]));
   for (const shape of shapes.countries) {
     const row = shape.iso3 ? byIso.get(shape.iso3) : undefined;
@@ -101,20 +109,24 @@ function drawShapes(shapes, answer, scale) {
       class: value == null ? 'country no-data' : 'country',
     });
     if (shape.iso3) path.dataset.iso3 = shape.iso3;
-    const name = row ? row.country : shape.name;
-    const tip = { name, value: value == null ? t('noData') : figure(value) };
+    const name = row ? countryName(row.country) : countryName(shape.name);
+    const tip =
+      value == null
+        ? { title: name, lines: [t('noData')] }
+        : {
+            title: name,
+            lines: [`${figure(value)} ${unit}`, valueDateText(answer.period, row.date)],
+          };
+    const label = `${t('named')(tip.title, tip.lines[0])}${tip.lines[1] ? `, ${tip.lines[1]}` : ''}`;
     if (row) {
       // A link: focusable with Tab, opened with Enter, named with its value for screen readers.
-      const link = svgElement('a', {
-        href: countryHref(row.country),
-        'aria-label': t('named')(tip.name, tip.value),
-      });
+      const link = svgElement('a', { href: countryHref(row.country), 'aria-label': label });
       link.append(path);
-      tips.set(link, tip);
+      tips.set(link, { ...tip, link: { href: countryHref(row.country), text: t('openCountry') } });
       svg.append(link);
     } else {
       const title = svgElement('title', {});
-      title.textContent = t('named')(tip.name, tip.value);
+      title.textContent = label;
       path.append(title);
       tips.set(path, tip);
       svg.append(path);
@@ -133,12 +145,14 @@ function drawTable(answer) {
     const name = document.createElement('td');
     const link = document.createElement('a');
     link.href = countryHref(row.country);
-    link.textContent = row.country;
+    link.textContent = countryName(row.country);
     name.append(link);
     const value = document.createElement('td');
     value.className = 'num';
     value.textContent = figure(row.value);
-    tr.append(name, value);
+    const date = document.createElement('td');
+    date.textContent = formatDate(row.date);
+    tr.append(name, value, date);
     body.append(tr);
   }
 }
@@ -147,10 +161,12 @@ function drawTable(answer) {
 const shapeOf = (node) =>
   node instanceof Element ? (node.closest('#map-svg a') ?? node.closest('#map-svg path')) : null;
 const svg = $('map-svg');
-// The tip beside a shape: at the pointer, or under the focused shape.
-wireTips(svg, $('map-tip'), shapeOf, (shape) => {
+// The tip beside a shape: at the pointer, or under the focused shape; a tap shows it with a link
+// to the country's page, since a touch screen has no hover.
+wireTips(svg, $('map-tip'), shapeOf, (shape, how) => {
   const found = tips.get(shape);
-  return found && { title: found.name, lines: [found.value] };
+  if (!found) return undefined;
+  return how === 'tap' ? found : { title: found.title, lines: found.lines };
 });
 
 /** The map route's 404 is a date without data, not an unknown country; a 400, a bad date. */
@@ -217,12 +233,113 @@ export async function showMap(parts = []) {
   drawTable(answer);
   const withData = answer.countries.filter((c) => c.value != null).length;
   say('map-count', t('countriesWithData')(withData, answer.countries.length));
+  await placeSlider(disease, answer);
+  // Labelled here, not by applyLanguage: a language switch while playing keeps *Pause*.
+  $('map-play').textContent = t(playing ? 'pause' : 'play');
   svg.dataset.drawn = `${disease}:${metric}:${answer.period}:${answer.date}`;
 }
+
+/*
+ * The time slider: every day (or ISO week, by its Sunday) from the disease's first week to its
+ * latest date; moving it draws that date's map, *Lecture* steps through them one by one.
+ */
+const slider = $('map-slider');
+const iso = (ms) => new Date(ms).toISOString().slice(0, 10);
+let timeline = { key: '', dates: [] };
+
+/** The dates the slider steps through, from the world's weekly answer (one request per disease). */
+async function datesOf(disease, period) {
+  const key = `${disease}:${period}`;
+  if (timeline.key !== key) {
+    const { weeks, days } = await api(`/api/${disease}/public/weekly`);
+    const dates = [...weeks];
+    if (period === 'day' && weeks.length > 0) {
+      dates.length = 0;
+      // The last week's days with a record, counted from its Monday: up to the latest date.
+      const monday = Date.parse(`${weeks[weeks.length - 1]}T00:00:00Z`) - 6 * DAY_MS;
+      const last = monday + (Math.min(7, days[days.length - 1]) - 1) * DAY_MS;
+      for (let at = Date.parse(`${weeks[0]}T00:00:00Z`) - 6 * DAY_MS; at <= last; at += DAY_MS)
+        dates.push(iso(at));
+    }
+    timeline = { key, dates };
+  }
+  return timeline.dates;
+}
+
+/** The slider at the answer's date (the last of the days with data when later ones are empty). */
+async function placeSlider(disease, answer) {
+  let dates;
+  try {
+    dates = await datesOf(disease, answer.period);
+  } catch {
+    dates = [];
+  }
+  const at = dates.indexOf(answer.date);
+  slider.disabled = at < 0;
+  $('map-play').disabled = at < 0;
+  if (at < 0) {
+    $('map-slider-date').textContent = '';
+    return;
+  }
+  slider.max = String(dates.length - 1);
+  slider.value = String(at);
+  showSliderDate();
+}
+
+function showSliderDate() {
+  const date = timeline.dates[Number(slider.value)];
+  $('map-slider-date').textContent = date ? formatDate(date) : '';
+  slider.setAttribute('aria-valuetext', $('map-slider-date').textContent);
+}
+
+/** Draws the map of the slider's date, the URL following it (replaced, not one entry a step). */
+function drawSliderDate() {
+  const date = timeline.dates[Number(slider.value)];
+  if (!date) return Promise.resolve();
+  $('map-date').value = date;
+  history.replaceState(null, '', `#${linkOfChoices()}`);
+  return showMap();
+}
+
+slider.addEventListener('input', showSliderDate);
+slider.addEventListener('change', () => {
+  stopPlaying();
+  void drawSliderDate();
+});
+
+let playing = false;
+const STEP_MS = 700;
+function stopPlaying() {
+  playing = false;
+  $('map-play').textContent = t('play');
+  $('map-play').setAttribute('aria-pressed', 'false');
+}
+/** One step after another, each drawn before the next is asked for; from the start at the end. */
+async function play() {
+  playing = true;
+  $('map-play').textContent = t('pause');
+  $('map-play').setAttribute('aria-pressed', 'true');
+  if (Number(slider.value) >= Number(slider.max)) slider.value = '0';
+  else slider.value = String(Number(slider.value) + 1);
+  while (playing) {
+    await drawSliderDate();
+    await new Promise((resolve) => setTimeout(resolve, STEP_MS));
+    const done = Number(slider.value) >= Number(slider.max) || slider.disabled;
+    // Another view shown: the URL is no longer the map's to replace.
+    if (!playing || done || $('map').hidden) break;
+    slider.value = String(Number(slider.value) + 1);
+  }
+  stopPlaying();
+}
+$('map-play').addEventListener('click', () => {
+  if (playing) stopPlaying();
+  else void play();
+});
 
 // The choices go into the URL, so that a map can be shared; the same URL again is drawn again.
 $('map-form').addEventListener('submit', (event) => {
   event.preventDefault();
+  stopPlaying();
   const link = linkOfChoices();
   if (location.hash === `#${link}`) void showMap();
   else location.hash = link;

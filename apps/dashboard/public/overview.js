@@ -2,7 +2,7 @@
 // the most affected countries.
 import { api, problemText } from './api.js';
 import { COLORS, drawChart, weeklyWithAverage } from './charts.js';
-import { DAY_MS, currentLanguage, formatDate, num, t } from './language.js';
+import { DAY_MS, countryName, currentLanguage, formatDate, num, t } from './language.js';
 import { $, say } from './page.js';
 
 let topRows = [];
@@ -15,11 +15,12 @@ const freshness = (date) =>
 export async function showOverview() {
   say('overview-message', '');
   try {
-    const [totals, mpox, countries, world] = await Promise.all([
+    const [totals, mpox, countries, world, mpoxWorld] = await Promise.all([
       api('/api/covid/public/totals'),
       api('/api/mpox/public/summary'),
       api('/api/covid/public/countries'),
       api('/api/covid/public/weekly'),
+      api('/api/mpox/public/weekly'),
     ]);
     $('covid-cases').textContent = num(totals.total_cases);
     $('covid-deaths').textContent = num(totals.total_deaths);
@@ -34,6 +35,8 @@ export async function showOverview() {
     drawChart('world-cases', t('weeklyCases'), cases.times, cases.series);
     const deaths = weeklyWithAverage(world, 'new_deaths', COLORS[1]);
     drawChart('world-deaths', t('weeklyDeaths'), deaths.times, deaths.series);
+    const mpoxCases = weeklyWithAverage(mpoxWorld, 'new_cases', COLORS[3]);
+    drawChart('world-mpox', `MPOX — ${t('weeklyCases')}`, mpoxCases.times, mpoxCases.series);
     performance.mark('overview-ready');
   } catch (error) {
     say('overview-message', problemText(error));
@@ -43,10 +46,11 @@ export async function showOverview() {
 function renderTop() {
   const { key, descending } = topSort;
   const sorted = [...topRows].sort((a, b) => {
+    const text = (row) => (key === 'country' ? countryName(row.country) : String(row[key]));
     const order =
       typeof a[key] === 'number'
         ? a[key] - b[key]
-        : String(a[key]).localeCompare(String(b[key]), currentLanguage());
+        : text(a).localeCompare(text(b), currentLanguage());
     return descending ? -order : order;
   });
   const body = $('top').tBodies[0];
@@ -55,7 +59,7 @@ function renderTop() {
     const tr = body.insertRow();
     const link = document.createElement('a');
     link.href = `#country/${encodeURIComponent(row.country)}`;
-    link.textContent = row.country;
+    link.textContent = countryName(row.country);
     tr.insertCell().append(link);
     for (const value of [num(row.total_cases), num(row.total_deaths)]) {
       const cell = tr.insertCell();

@@ -51,9 +51,21 @@ export function totalValues(history, key, view) {
   return history[`${key}_per_million`] ?? history.weeks.map(() => null);
 }
 
-/** The average per day over each week (sum / days with a record), in the view's unit. */
-export function perDayOfWeek(history, values) {
-  return values.map((v, i) => (v == null || !(history.days[i] > 0) ? null : v / history.days[i]));
+/**
+ * The 7-day average at each week's end, in the view's unit (`values`: the week's sums in it): the
+ * sum / 7 for a week of seven days with a record, else the answer's 7-day average at the week's
+ * last record (`*_smoothed`), which is null unless each of its 7 days has one. Never the sum over
+ * fewer days: the last week, still incomplete, would read as a jump.
+ */
+export function sevenDayAverage(history, key, view, values) {
+  const smoothed = newValues(history, key, perMillion(view) ? 'smoothed_per_million' : 'smoothed');
+  return values.map((v, i) => (history.days[i] === 7 ? (v == null ? null : v / 7) : smoothed[i]));
+}
+
+/** The number of days with a record of the last week when fewer than 7 (still incomplete), else 0. */
+export function incompleteLastWeek(history) {
+  const days = history.days[history.days.length - 1];
+  return history.days.length > 0 && days < 7 ? days : 0;
 }
 
 /** The unit of new figures in a view, per week (`weekly`) or per day. */

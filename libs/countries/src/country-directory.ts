@@ -117,3 +117,8 @@ export function countryLookupKey(name: string): string {
 export function allCountries(): CountryIdentity[] {
   return [...new Set(directory.byCode.values())];
 }
+
+/** A country's name in French (ISO's French short name), or its canonical one without it. */
+export function frenchCountryName(identity: CountryIdentity): string {
+  return isoCountries.getName(identity.iso2, 'fr') ?? identity.name;
+}

@@ -1,3 +1,4 @@
+import { resolveCountry } from '@app/countries';
 import { MESSAGES } from '@app/common';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
@@ -130,6 +131,23 @@ describe('dashboard pages and assets (HTTP)', () => {
     expect(byName.get('Kosovo')?.properties).toEqual({ name: 'Kosovo', iso3: 'XKX' });
     expect(byName.get('Somaliland')?.properties).toEqual({ name: 'Somaliland' });
     expect(shapes.filter((s) => s.properties.iso3).length).toBe(175);
+  });
+
+  it("serves the countries' French names, by the name the API answers with", async () => {
+    const response = await t.http.get('/dashboard/assets/country-names.json');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    const { fr } = response.body as { fr: Record<string, string> };
+    expect(fr.Germany).toBe('Allemagne');
+    expect(fr.Peru).toBe('Pérou');
+    expect(fr['United Kingdom']).toBe('Royaume-Uni');
+    expect(fr.Kosovo).toBe('Kosovo');
+    expect(Object.keys(fr).length).toBeGreaterThan(240);
+    // Each name the page shows (and its picker suggests) leads back to the same country.
+    const strays = Object.entries(fr).filter(
+      ([name, french]) => resolveCountry(french)?.name !== name,
+    );
+    expect(strays).toEqual([]);
   });
 
   it('keeps the API answers on their own policy', async () => {

@@ -45,8 +45,50 @@ describe('public figures (/<key>/public/map, /population, /regions)', () => {
       date: '2023-03-12',
       period: 'day',
       countries: [
-        { country: 'France', iso3: 'FRA', value: 3.5 },
-        { country: 'Peru', iso3: 'PER', value: 2 },
+        { country: 'France', iso3: 'FRA', date: '2023-03-12', value: 3.5 },
+        { country: 'Peru', iso3: 'PER', date: '2023-03-12', value: 2 },
+      ],
+    });
+  });
+
+  it("answers each country's latest value at or before the date, with its own date", async () => {
+    const response = await t.http.get('/api/covid/public/map?metric=new_cases&date=2023-03-20');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      metric: 'new_cases',
+      date: '2023-03-20',
+      period: 'day',
+      countries: [
+        { country: 'Chile', iso3: 'CHL', date: '2023-03-13', value: 4 },
+        { country: 'France', iso3: 'FRA', date: '2023-03-12', value: 7 },
+        { country: 'Peru', iso3: 'PER', date: '2023-03-12', value: 1 },
+      ],
+    });
+    // Before a country's first record it is absent; before any record the list is empty.
+    const before = await t.http.get('/api/covid/public/map?metric=new_cases&date=2023-03-06');
+    expect(before.body.countries).toEqual([
+      { country: 'France', iso3: 'FRA', date: '2023-03-06', value: 7 },
+      { country: 'Peru', iso3: 'PER', date: '2023-03-06', value: 1 },
+    ]);
+    const none = await t.http.get('/api/covid/public/map?metric=new_cases&date=2023-03-05');
+    expect(none.body).toEqual({
+      metric: 'new_cases',
+      date: '2023-03-05',
+      period: 'day',
+      countries: [],
+    });
+  });
+
+  it("answers each country's latest week at or before the week, dated by its Sunday", async () => {
+    const response = await t.http.get('/api/covid/public/map?metric=new_cases&week=2023-03-15');
+    expect(response.body).toEqual({
+      metric: 'new_cases',
+      date: '2023-03-19',
+      period: 'week',
+      countries: [
+        { country: 'Chile', iso3: 'CHL', date: '2023-03-19', value: 4 },
+        { country: 'France', iso3: 'FRA', date: '2023-03-12', value: 49 },
+        { country: 'Peru', iso3: 'PER', date: '2023-03-12', value: 7 },
       ],
     });
   });
@@ -58,19 +100,23 @@ describe('public figures (/<key>/public/map, /population, /regions)', () => {
       date: '2023-03-12',
       period: 'week',
       countries: [
-        { country: 'France', iso3: 'FRA', value: 49 },
-        { country: 'Peru', iso3: 'PER', value: 7 },
+        { country: 'France', iso3: 'FRA', date: '2023-03-12', value: 49 },
+        { country: 'Peru', iso3: 'PER', date: '2023-03-12', value: 7 },
       ],
     });
   });
 
-  it('answers the latest date with a record without date or week', async () => {
+  it('answers at the latest date with a record without date or week', async () => {
     const response = await t.http.get('/api/covid/public/map?metric=new_cases_per_million');
     expect(response.body).toEqual({
       metric: 'new_cases_per_million',
       date: '2023-03-13',
       period: 'day',
-      countries: [{ country: 'Chile', iso3: 'CHL', value: null }],
+      countries: [
+        { country: 'Chile', iso3: 'CHL', date: '2023-03-13', value: null },
+        { country: 'France', iso3: 'FRA', date: '2023-03-12', value: 3.5 },
+        { country: 'Peru', iso3: 'PER', date: '2023-03-12', value: 2 },
+      ],
     });
   });
 

@@ -167,7 +167,8 @@ describe('dashboard: weeks with negative or corrected figures, and the latest co
       ['2023-03-19', 'mark corrected'],
     ]);
     expect(await marks(page, 'country-deaths')).toEqual([['2023-03-19', 'mark corrected']]);
-    expect(await page.locator('#country-totals .mark').count()).toBe(0);
+    expect(await page.locator('#country-total-cases .mark').count()).toBe(0);
+    expect(await page.locator('#country-total-deaths .mark').count()).toBe(0);
     // MPOX was never corrected and has no negative day.
     expect(await page.locator('#country-mpox .mark').count()).toBe(0);
     expect(await page.locator('#country-cases .mark-legend > span').allInnerTexts()).toEqual([
@@ -321,7 +322,7 @@ describe('dashboard: weeks with negative or corrected figures, and the latest co
     // Peru: nothing corrected, nothing negative (no MPOX either).
     await page.goto(url('country/Peru'));
     await page.waitForFunction(
-      () => document.getElementById('country-name')?.textContent === 'Peru',
+      () => document.getElementById('country-name')?.textContent === 'Pérou',
     );
     await page.waitForFunction(
       () => document.getElementById('country-corrections-note')?.textContent !== '',

@@ -160,8 +160,10 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
     const brazil = answer.countries.find((c) => c.iso3 === 'BRA');
     expect(peru?.value).toEqual(expect.any(Number));
     await page.locator('#map-svg path[data-iso3="BRA"]').hover();
+    // The name in French, the value with its unit, then the day of the value.
+    const unit = "Nouveaux cas par million d'habitants (moyenne sur 7 jours)";
     await expect(page.locator('#map-tip').innerText()).resolves.toBe(
-      `Brazil\n${figure(brazil!.value!, 'fr-FR')}`,
+      `Brésil\n${figure(brazil!.value!, 'fr-FR')} ${unit}\nle 14 mars 2023`,
     );
     // Tab reaches the shapes (links); the focused one tells its value.
     await page.locator('#map-date').focus();
@@ -173,15 +175,15 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
     expect(focused).toBe('#country/Peru');
     expect(await page.locator('#map-tip').isVisible()).toBe(true);
     expect(await page.locator('#map-tip').innerText()).toBe(
-      `Peru\n${figure(peru!.value!, 'fr-FR')}`,
+      `Pérou\n${figure(peru!.value!, 'fr-FR')} ${unit}\nle 14 mars 2023`,
     );
     expect(await page.locator('#map-svg a[href="#country/Peru"]').getAttribute('aria-label')).toBe(
-      `Peru : ${figure(peru!.value!, 'fr-FR')}`,
+      `Pérou : ${figure(peru!.value!, 'fr-FR')} ${unit}, le 14 mars 2023`,
     );
     await page.screenshot({ path: join(OUTPUT, 'map-focus-desktop.png') });
     await page.keyboard.press('Enter');
     await page.waitForFunction(
-      () => document.getElementById('country-name')?.textContent === 'Peru',
+      () => document.getElementById('country-name')?.textContent === 'Pérou',
     );
     expect(page.url()).toBe(url('country/Peru'));
     // A click on a shape opens its country too (Germany: the middle of France's box, which
@@ -190,7 +192,7 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
     await page.waitForSelector('#map-svg[data-drawn]');
     await page.locator('#map-svg path[data-iso3="DEU"]').click();
     await page.waitForFunction(
-      () => document.getElementById('country-name')?.textContent === 'Germany',
+      () => document.getElementById('country-name')?.textContent === 'Allemagne',
     );
     expect(problems).toEqual([]);
     await page.close();
@@ -215,7 +217,7 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
     const germany = week.countries.find((c) => c.iso3 === 'DEU');
     await page.locator('#map-svg path[data-iso3="DEU"]').hover();
     expect(await page.locator('#map-tip').innerText()).toBe(
-      `Germany\n${figure(germany!.value!, 'en-GB')}`,
+      `Germany\n${figure(germany!.value!, 'en-GB')} Total cases\nWeek from 6 Mar 2023 to 12 Mar 2023`,
     );
     await page.locator('#map-period').selectOption('day');
     await page.locator('#map-form button[type="submit"]').click();
@@ -258,9 +260,13 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
       JSON.parse(
         (await page.locator('#country-cases').getAttribute('data-last')) ?? '[]',
       ) as number[];
+    // The last week has 2 days: its line is the 7-day average at its last day, not the sum / 2;
+    // the third series draws the week over its bar as incomplete.
+    expect(weekly.days[last]).toBe(2);
     expect(await drawnLast()).toEqual([
       weekly.new_cases[last],
-      weekly.new_cases[last] / weekly.days[last],
+      weekly.new_cases_smoothed[last],
+      weekly.new_cases[last],
     ]);
     await page.locator('#country-view').selectOption('per_million');
     await page.waitForFunction(() =>
@@ -268,7 +274,11 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
     );
     const perMillion = weekly.new_cases_per_million[last]!;
     expect(perMillion).toBeCloseTo((weekly.new_cases[last] * 1e6) / weekly.population!, 2);
-    expect(await drawnLast()).toEqual([perMillion, perMillion / weekly.days[last]]);
+    expect(await drawnLast()).toEqual([
+      perMillion,
+      Math.round((weekly.new_cases_smoothed[last]! * 1e9) / weekly.population!) / 1000,
+      perMillion,
+    ]);
     expect(await page.locator('#country-cases .u-legend').innerText()).toContain(
       "par semaine et par million d'habitants",
     );
@@ -345,7 +355,7 @@ describe('dashboard world map and per-million views in headless Chromium', () =>
     expect(await page.locator('#country-message').innerText()).toBe(
       "Population inconnue : pas de valeurs par million d'habitants pour Atlantis.",
     );
-    expect(await page.locator('#country-cases').getAttribute('data-last')).toBe('[null,null]');
+    expect(await page.locator('#country-cases').getAttribute('data-last')).toBe('[null,null,null]');
     await expectCleanText(page);
     await page.close();
   });

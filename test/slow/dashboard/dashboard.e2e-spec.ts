@@ -97,8 +97,9 @@ describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
     }
     // The table: 20 rows, most cases first; sorted by deaths on a click.
     expect(await page.locator('#top tbody tr').count()).toBe(20);
+    // Country names in the page's language (libs/countries' French names).
     expect(await page.locator('#top tbody tr:first-child td:first-child').innerText()).toBe(
-      'United States',
+      "États-Unis d'Amérique",
     );
     await page.locator('button[data-sort="country"]').click();
     expect(await page.locator('#top tbody tr:first-child td:first-child').innerText()).toBe(
@@ -159,7 +160,13 @@ describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
     await page.waitForSelector('#country-mpox canvas');
     expect(await page.locator('#country-name').innerText()).toBe('France');
     expect(page.url()).toBe(`http://127.0.0.1:${PORT}/dashboard#country/France`);
-    for (const id of ['country-cases', 'country-deaths', 'country-totals', 'country-mpox']) {
+    for (const id of [
+      'country-cases',
+      'country-deaths',
+      'country-total-cases',
+      'country-total-deaths',
+      'country-mpox',
+    ]) {
       const [painted] = await paintedPixels(page, `#${id}`);
       expect(painted).toBeGreaterThan(1000);
     }
@@ -191,7 +198,7 @@ describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
           document.getElementById('country-message')?.textContent !== '',
       );
       expect(await page.locator('#country-message').innerText()).toBe('');
-      expect(await page.locator('#country-name').innerText()).toBe('Germany');
+      expect(await page.locator('#country-name').innerText()).toBe('Allemagne');
     }
     await page.close();
   });
@@ -203,7 +210,7 @@ describe('dashboard in headless Chromium, on the JHU and MPOX data', () => {
     await page.locator('#compare-form button[type="submit"]').click();
     await page.waitForSelector('#compare-chart canvas');
     expect(await page.locator('#compare-chart .u-legend .u-label').allInnerTexts()).toEqual(
-      expect.arrayContaining(names),
+      expect.arrayContaining(['France', 'Allemagne', 'Italie', 'Espagne']),
     );
     await page.locator('#compare-mode').selectOption('daily');
     await page.locator('#compare-form button[type="submit"]').click();

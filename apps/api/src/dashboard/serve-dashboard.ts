@@ -4,6 +4,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MESSAGES } from '@app/common';
 import { JSON_TYPE } from '../common/json-content-type';
 import { DASHBOARD_ASSETS_PATH, DASHBOARD_PATH } from './dashboard-paths';
+import { countryNames } from './country-names';
 import { worldShapes } from './world-shapes';
 
 /**
@@ -44,7 +45,8 @@ const PACKAGE_FILES: [string, string[]][] = [
 /**
  * Every file the dashboard serves, read once at start-up: the page, its modules, style and icon
  * (the pages' folder's files of a known type), the browser builds of uPlot and of the map's
- * libraries from their installed packages, and the map's outlines (`world-shapes.json`). A list
+ * libraries from their installed packages, the map's outlines (`world-shapes.json`) and the
+ * countries' French names (`country-names.json`). A list
  * fixed at start-up, so that no request path ever reaches the file system.
  */
 export function dashboardAssets(): { page: Asset; assets: Map<string, Asset> } {
@@ -58,6 +60,7 @@ export function dashboardAssets(): { page: Asset; assets: Map<string, Asset> } {
     for (const file of files) assets.set(file, asset(join(folder, file)));
   }
   assets.set('world-shapes.json', { type: TYPES['.json'], body: worldShapes() });
+  assets.set('country-names.json', { type: TYPES['.json'], body: countryNames() });
   return { page: asset(join(PAGES_DIR, PAGE)), assets };
 }
 

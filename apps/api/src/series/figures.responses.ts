@@ -60,6 +60,13 @@ export class SeriesRowResponse {
 export class MapCountryResponse {
   @ApiProperty({ example: 'France' }) country: string;
   @ApiProperty({ example: 'FRA', description: 'ISO 3166-1 alpha-3' }) iso3: string;
+  @ApiProperty({
+    example: '2022-08-07',
+    format: 'date',
+    description:
+      "The value's day (or week's Sunday): the country's latest at or before the answer's `date`",
+  })
+  date: string;
   @ApiProperty({ ...FIGURE, example: 0.992 }) value: number | null;
 }
 
@@ -76,7 +83,8 @@ export class MapResponse {
   @ApiProperty({ enum: FIGURE_PERIODS, example: 'week' }) period: string;
   @ApiProperty({
     type: [MapCountryResponse],
-    description: 'Every country with a record that day or week, by name',
+    description:
+      'Every country with a record at or before that day or week: its latest value, by name',
   })
   countries: MapCountryResponse[];
 }

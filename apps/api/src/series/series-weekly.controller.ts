@@ -101,12 +101,13 @@ export function SeriesWeeklyController(definition: SeriesDefinition): Type<objec
     @Get('map')
     @Header('Content-Type', JSON_TYPE)
     @ApiOperation({
-      summary: `Every country's value of one ${definition.label} metric on a date or over a week (the map)`,
+      summary: `Every country's latest value of one ${definition.label} metric at or before a date or week (the map)`,
       operationId: operationId('map'),
       description:
-        'Countries with a record that day (`date`) or ISO week (`week`: any date of it; ' +
-        '`period=week` figures, dated by its Sunday); without either, the latest date with a ' +
-        'record. Places that are not countries are left out. Metrics as `/series` (docs/figures.md).',
+        "Each country's latest value at or before a day (`date`) or ISO week (`week`: any date " +
+        'of it; `period=week` figures, dated by its Sunday), with its own `date`; without ' +
+        'either, the latest date with a record. Places that are not countries are left out. ' +
+        'Metrics as `/series` (docs/figures.md).',
     })
     @ApiOkResponse({ description: 'The values, countries by name', type: MapResponse })
     @ApiBadRequest('Unknown metric, malformed date, or both date and week', {

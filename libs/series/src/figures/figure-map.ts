@@ -9,6 +9,8 @@ import { KeyedDay } from '@app/database';
 export interface MapCountry {
   country: string;
   iso3: string;
+  /** The day of the value, or its week's Sunday: the country's latest at or before the map's. */
+  date: string;
   value: number | null;
 }
 
@@ -16,15 +18,14 @@ const byName = (a: { country: string }, b: { country: string }) =>
   a.country.localeCompare(b.country, 'en');
 
 /**
- * The public map's countries: each country's `metric` on `last` (a day, or the ISO week ending
- * then), from `days` read by place key then date with the days the averages need before `first`.
- * Places that are not countries, and countries without a row on `last`, are left out.
+ * The public map's countries: each country's `metric` on its last day (or ISO week) in `days`,
+ * read by place key then date with the days the averages need before it. Places that are not
+ * countries are left out.
  */
 export function mapCountries(
   days: KeyedDay[],
   metric: Metric,
   period: FigurePeriod,
-  { first, last }: { first: string; last: string },
   populationOf: (identity: { iso3: string }) => PopulationOf,
 ): MapCountry[] {
   const countries: MapCountry[] = [];
@@ -35,13 +36,13 @@ export function mapCountries(
     start = stop;
     const name = placeDays[placeDays.length - 1].country;
     const identity = resolveCountry(name);
-    if (!identity || placeDays[placeDays.length - 1].date < first) continue;
+    if (!identity) continue;
     const rows = figuresOf(placeDays, populationOf(identity), period);
     const row = rows[rows.length - 1];
-    if (row.date !== last) continue;
     countries.push({
       country: identity.name,
       iso3: identity.iso3,
+      date: row.date,
       value: roundFigure(row[metric]),
     });
   }

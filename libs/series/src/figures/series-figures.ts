@@ -1,4 +1,4 @@
-import { ApiError, MESSAGES, addDays, problemMessage, ConcurrencyLimit } from '@app/common';
+import { ApiError, MESSAGES, problemMessage, ConcurrencyLimit } from '@app/common';
 import { Region, countryLookupKey, regionNamed, resolveCountry } from '@app/countries';
 import { FiguresRepository, PopulationRow } from '@app/database';
 import { ListFormat, listChunks, listText } from '../list-format';
@@ -315,8 +315,9 @@ export class SeriesFigures {
   }
 
   /**
-   * The public map: every country's `metric` on a date, or over the ISO week containing `week`;
-   * without either, on the latest date with a record. Cached as JSON text.
+   * The public map: every country's latest `metric` at or before a date, or the ISO week
+   * containing `week`, each with its own date; without either, the latest date with a record.
+   * Cached as JSON text.
    */
   async mapJson(query: MapQuery): Promise<CachedValue<string>> {
     const metric = query.metric ?? DEFAULT_MAP_METRIC;
@@ -336,12 +337,11 @@ export class SeriesFigures {
 
   private async map(metric: Metric, period: FigurePeriod, date: string) {
     const last = period === 'week' ? weekEnd(date) : date;
-    const first = period === 'week' ? addDays(last, -6) : date;
-    const days = await this.listPages.run(() =>
-      this.repository.allDays({ from: addDays(first, -LOOKBACK_DAYS), to: last }),
-    );
+    // A week's figures need its seven days and the averages' days before them.
+    const span = LOOKBACK_DAYS + (period === 'week' ? 7 : 1);
+    const days = await this.listPages.run(() => this.repository.latestDays(last, span));
     const table = await this.population();
-    const countries = mapCountries(days, metric, period, { first, last }, (identity) =>
+    const countries = mapCountries(days, metric, period, (identity) =>
       this.populationOf(table, identity),
     );
     return { metric, date: last, period, countries };

@@ -1,3 +1,5 @@
+import { addDays } from '@app/common';
+import { MAX_OR_TERMS, listChunks } from '../../sql-lists';
 import { FIGURE_COLUMNS_SQL, IN_LIMIT, Row, toDaily } from '../record-rows';
 import { FigureDay } from '../series.types';
 import { VersionedMemo } from '../versioned-memo';
@@ -56,6 +58,7 @@ export class FiguresRepository {
     private readonly source: Source,
     key: string,
     version?: () => Promise<string>,
+    private readonly mysql = false,
   ) {
     this.regionTable = regionDaysTable(key);
     if (version) {
@@ -165,6 +168,52 @@ export class FiguresRepository {
       key: String(row.country_key),
       country: String(row.country),
     }));
+  }
+
+  /**
+   * Each place's days up to its latest date at or before `at`: the `span` days ending on that
+   * date (what its figures there need), by place key then date. Places without a record by then
+   * are left out. Two index seeks per place and its window: never the whole table.
+   */
+  async latestDays(at: string, span: number): Promise<KeyedDay[]> {
+    const rows = await this.query(this.lastDatesAtOrBefore(), [at]);
+    const lasts = rows
+      .filter((row) => row.last_date !== null && row.last_date !== undefined)
+      .map((row) => ({ key: String(row.country_key), last: String(row.last_date) }));
+    const days: KeyedDay[] = [];
+    for (const some of listChunks(lasts, { paramsPerItem: 3, maxItems: MAX_OR_TERMS })) {
+      const read = await this.query(
+        `SELECT country_key, country, date, ${FIGURE_COLUMNS_SQL} FROM ${this.source().from}
+         WHERE ${some.map(() => '(country_key = ? AND date BETWEEN ? AND ?)').join(' OR ')}
+         ORDER BY country_key, date`,
+        some.flatMap(({ key, last }) => [key, addDays(last, 1 - span), last]),
+      );
+      for (const row of read) {
+        days.push({ ...toDaily(row), key: String(row.country_key), country: String(row.country) });
+      }
+    }
+    return days;
+  }
+
+  /**
+   * `(country_key, last_date)` of every place, its latest date at or before the one parameter.
+   * MySQL answers the GROUP BY with a loose index scan; SQLite would read the whole index, so it
+   * hops from place to place through the (country_key, date) index (as `latestPerCountry`).
+   */
+  private lastDatesAtOrBefore(): string {
+    const table = this.source().from;
+    if (this.mysql) {
+      return `SELECT country_key, MAX(date) AS last_date FROM ${table} WHERE date <= ?
+              GROUP BY country_key`;
+    }
+    return `WITH RECURSIVE k(key) AS (
+         SELECT MIN(country_key) FROM ${table}
+         UNION ALL
+         SELECT (SELECT MIN(country_key) FROM ${table} WHERE country_key > k.key) FROM k
+         WHERE k.key IS NOT NULL)
+       SELECT key AS country_key,
+         (SELECT MAX(date) FROM ${table} WHERE country_key = k.key AND date <= ?) AS last_date
+       FROM k WHERE key IS NOT NULL`;
   }
 
   /**

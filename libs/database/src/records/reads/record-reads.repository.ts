@@ -67,6 +67,7 @@ export class RecordReadsRepository {
       (asOf) => this.source(asOf),
       definition.key,
       this.version,
+      mysql,
     );
     this.corrections = new CorrectionsRepository(
       (sql, params) => this.rows(sql, params),
