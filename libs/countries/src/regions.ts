@@ -12,6 +12,20 @@ const CONTINENTS = {
 } as const satisfies Partial<Record<keyof typeof continents, string>>;
 
 export const WORLD = 'World';
+
+/**
+ * Each region's code, as Our World in Data names its aggregates (`iso_code` of its files):
+ * `OWID_` and three letters, never an ISO 3166 code, so a join on codes cannot mistake one.
+ */
+const REGION_CODES = {
+  World: 'OWID_WRL',
+  Africa: 'OWID_AFR',
+  Asia: 'OWID_ASI',
+  Europe: 'OWID_EUR',
+  'North America': 'OWID_NAM',
+  Oceania: 'OWID_OCE',
+  'South America': 'OWID_SAM',
+} as const;
 export const REGION_NAMES = [WORLD, ...Object.values(CONTINENTS)] as const;
 export type RegionName = (typeof REGION_NAMES)[number];
 
@@ -21,16 +35,18 @@ export const REGION_SOURCE =
 
 export interface Region {
   name: RegionName;
+  /** Our World in Data's code of the aggregate (`OWID_WRL`...): the rows' `iso_code`. */
+  code: string;
   /** Member countries, by name. */
   members: CountryIdentity[];
 }
 
 function buildRegions(): Map<string, Region> {
   const byName = new Map<string, Region>();
-  const world: Region = { name: WORLD, members: [] };
+  const world: Region = { name: WORLD, code: REGION_CODES[WORLD], members: [] };
   byName.set(WORLD.toLowerCase(), world);
   for (const name of Object.values(CONTINENTS))
-    byName.set(name.toLowerCase(), { name, members: [] });
+    byName.set(name.toLowerCase(), { name, code: REGION_CODES[name], members: [] });
   for (const [iso2, data] of Object.entries(countries)) {
     const identity = resolveCountry(iso2);
     if (!identity) continue;

@@ -9,6 +9,14 @@ export function isListFormat(value: unknown): value is ListFormat {
   return typeof value === 'string' && (LIST_FORMATS as readonly string[]).includes(value);
 }
 
+/**
+ * A download: a CSV or NDJSON list whose query sets no `limit` is the whole selection, like a
+ * data file, streamed; JSON keeps its pages (decision 0049).
+ */
+export function isWholeDownload(query: { limit?: number }, format: ListFormat): boolean {
+  return format !== 'json' && query.limit === undefined;
+}
+
 /** The fields of a list's items, in the order of their JSON keys (the CSV header row). */
 export type ListColumns<T> = readonly (keyof T & string)[];
 
