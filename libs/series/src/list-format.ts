@@ -17,6 +17,31 @@ export function isWholeDownload(query: { limit?: number }, format: ListFormat): 
   return format !== 'json' && query.limit === undefined;
 }
 
+/**
+ * A page of a feed (the change feed, the corrections) in its format, and the cursor of the next
+ * one (null for an empty page); or, for a download (`isWholeDownload`), the whole feed's chunks
+ * to stream, without a cursor: each row carries its own (`cursor`, `at`).
+ */
+export type FeedBody = { text: string; next: string | null } | { chunks: AsyncIterable<string> };
+
+/**
+ * The pages of a feed read one after the other, each starting past the previous one's last item
+ * (`read(undefined)` first), until a page comes back empty: what a client following `Link`
+ * headers does, in one stream.
+ */
+export async function* feedPages<T, C>(
+  read: (after: C | undefined) => Promise<T[]>,
+  cursorOf: (item: T) => C,
+): AsyncGenerator<T[]> {
+  let after: C | undefined;
+  for (;;) {
+    const page = await read(after);
+    if (page.length === 0) return;
+    yield page;
+    after = cursorOf(page[page.length - 1]);
+  }
+}
+
 /** The fields of a list's items, in the order of their JSON keys (the CSV header row). */
 export type ListColumns<T> = readonly (keyof T & string)[];
 

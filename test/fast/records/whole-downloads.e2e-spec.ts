@@ -34,6 +34,12 @@ const SERIES_KEYS = [
   'flags',
 ];
 
+const CHANGE_KEYS = ['cursor', 'at', 'actor', 'change', ...RECORD_KEYS];
+const CORRECTION_KEYS = ['at', 'date', 'country', 'field', 'old', 'new', 'change', 'source'];
+
+/** A change as its CSV row: the record's fields beside the change's. */
+const flatChange = ({ record, ...change }: Row): Row => ({ ...change, ...(record as Row | null) });
+
 function records(): RecordValues[] {
   return COUNTRIES.flatMap((country, c) =>
     Array.from({ length: DAYS }, (_, day) => ({
@@ -171,6 +177,43 @@ describe.each([
       .get('/api/covid/data?format=csv&country=France&from=2022-01-01&to=2022-01-03')
       .set({ ...t.auth(), 'If-None-Match': res.headers.etag });
     expect(again.status).toBe(304);
+  });
+
+  it('downloads the whole change feed and every correction, past one page of 1,000', async () => {
+    // Every record revised: 720 creations and 720 updates, two corrected figures each.
+    const revised = records().map((r) => ({ ...r, total_cases: r.total_cases + 1, new_cases: 9 }));
+    await seedWriter(t.dataSource, COVID_SERIES).upsertMany(revised, TEST_ORIGIN);
+    for (const [url, key, columns, flatten] of [
+      ['/api/covid/changes', 'changes', CHANGE_KEYS, flatChange],
+      ['/api/covid/corrections', 'corrections', CORRECTION_KEYS, (row: Row) => row],
+    ] as const) {
+      const items: Row[] = [];
+      for (let next: string | undefined = `${url}?limit=300`; next !== undefined;) {
+        const res: Response = await t.http.get(next).set(t.auth());
+        expect(res.status).toBe(200);
+        const page: Row[] = (res.body as Record<string, Row[]>)[key];
+        items.push(...page);
+        next = page.length === 0 ? undefined : nextOf(res);
+      }
+      expect(items.length).toBeGreaterThan(1000);
+      const csv = await get(`${url}?format=csv`);
+      expect(csv.status).toBe(200);
+      expect(csv.headers.link).toBeUndefined();
+      expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="covid-/);
+      expect(csv.body).toBe(csvOf(items.map(flatten), [...columns]));
+      const ndjson = await get(`${url}?format=ndjson`);
+      expect(ndjson.headers.link).toBeUndefined();
+      expect(parseNdjson(ndjson.body as string)).toEqual(items);
+      // From a cursor on: the rest.
+      const first = await t.http.get(`${url}?limit=10`).set(t.auth());
+      const after = new URL(nextOf(first)!, 'http://x').searchParams.get('after')!;
+      const rest = await get(`${url}?format=ndjson&after=${after}`);
+      expect(parseNdjson(rest.body as string)).toEqual(items.slice(10));
+      // An explicit limit keeps the pages.
+      const paged = await get(`${url}?format=ndjson&limit=5`);
+      expect(parseNdjson(paged.body as string)).toEqual(items.slice(0, 5));
+      expect(nextOf(paged)).toBeDefined();
+    }
   });
 
   it('follows a cursor to the end of the selection', async () => {
