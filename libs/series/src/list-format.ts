@@ -25,20 +25,20 @@ export function isWholeDownload(query: { limit?: number }, format: ListFormat): 
 export type FeedBody = { text: string; next: string | null } | { chunks: AsyncIterable<string> };
 
 /**
- * The pages of a feed read one after the other, each starting past the previous one's last item
- * (`read(undefined)` first), until a page comes back empty: what a client following `Link`
+ * The pages of a feed read one after the other, `first` (read by the caller before anything is
+ * sent, so that a database error still gets a proper status) then each starting past the
+ * previous one's last item, until a page comes back empty: what a client following `Link`
  * headers does, in one stream.
  */
 export async function* feedPages<T, C>(
-  read: (after: C | undefined) => Promise<T[]>,
+  first: T[],
+  read: (after: C) => Promise<T[]>,
   cursorOf: (item: T) => C,
 ): AsyncGenerator<T[]> {
-  let after: C | undefined;
-  for (;;) {
-    const page = await read(after);
-    if (page.length === 0) return;
+  let page = first;
+  while (page.length > 0) {
     yield page;
-    after = cursorOf(page[page.length - 1]);
+    page = await read(cursorOf(page[page.length - 1]));
   }
 }
 

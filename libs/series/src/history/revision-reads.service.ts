@@ -43,11 +43,14 @@ export class RevisionReads {
     }
     if (format !== 'json' && isWholeDownload(query, format)) {
       // The whole feed from there (a download): pages of the default size, each past the last.
-      const read = (next: FeedPosition | undefined) =>
-        this.listPages.run(() =>
-          this.revisions.feed(next ? { after: next } : { after, since }, DEFAULT_FEED_LIMIT),
-        );
-      const pages = feedPages(read, (revision) => ({ seq: revision.seq, id: revision.id }));
+      const read = (start: { after?: FeedPosition; since?: number }) =>
+        this.listPages.run(() => this.revisions.feed(start, DEFAULT_FEED_LIMIT));
+      const first = await read({ after, since });
+      const pages = feedPages(
+        first,
+        (next: FeedPosition) => read({ after: next }),
+        (revision) => ({ seq: revision.seq, id: revision.id }),
+      );
       return { chunks: changeFeedChunks(pages, format) };
     }
     const limit = query.limit ?? DEFAULT_FEED_LIMIT;

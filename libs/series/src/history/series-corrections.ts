@@ -86,9 +86,9 @@ export class SeriesCorrections {
     };
     if (format !== 'json' && isWholeDownload(query, format)) {
       // Every correction from there (a download): pages of the default size, as `Link` walks them.
-      const read = (next: CorrectionPosition | undefined) =>
-        this.page(filter, DEFAULT_CORRECTIONS_LIMIT, next ?? after);
-      const pages = feedPages(read, (placed) => placed.position);
+      const read = (from: CorrectionPosition | undefined) =>
+        this.page(filter, DEFAULT_CORRECTIONS_LIMIT, from);
+      const pages = feedPages(await read(after), read, (placed) => placed.position);
       return { chunks: correctionsChunks(pages, format) };
     }
     const placed = await this.page(filter, query.limit ?? DEFAULT_CORRECTIONS_LIMIT, after);
