@@ -77,6 +77,40 @@ describe('unknown query parameters', () => {
     }
   });
 
+  it('names odd ones as sent, and leaves stray separators alone', async () => {
+    for (const name of ['__proto__', 'constructor', 'limit[a]', 'Country']) {
+      const res = await t.http.get(`/api/covid/data?${name}=1`).set(t.auth());
+      expect({ name, status: res.status, body: res.body as unknown }).toEqual({
+        name,
+        status: 400,
+        body: { error: MESSAGES.invalidQuery, details: [`${name} : paramètre inconnu`] },
+      });
+    }
+    for (const query of ['limit=5&', '&limit=5&&', 'limit=5&=', '_&limit=5']) {
+      const res = await t.http.get(`/api/covid/data?${query}`).set(t.auth());
+      expect({ query, status: res.status }).toEqual({ query, status: 200 });
+    }
+  });
+
+  it('refuses before any write: nothing is created', async () => {
+    const body = {
+      date: '2021-01-01',
+      country: 'France',
+      total_cases: 1,
+      new_cases: 1,
+      total_deaths: 0,
+      new_deaths: 0,
+    };
+    const res = await t.http.post('/api/covid/data?dry_run=1').set(t.auth()).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: MESSAGES.invalidQuery,
+      details: ['dry_run : paramètre inconnu'],
+    });
+    const list = await t.http.get('/api/covid/data?country=France').set(t.auth());
+    expect(list.body).toEqual([]);
+  });
+
   it('keeps answering the known parameters', async () => {
     const res = await t.http.get('/api/covid/data?country=France&limit=5&format=csv').set(t.auth());
     expect(res.status).toBe(200);

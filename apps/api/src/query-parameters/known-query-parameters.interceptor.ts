@@ -38,7 +38,8 @@ export class KnownQueryParametersInterceptor implements NestInterceptor {
       const names = Object.keys(query);
       if (names.length > 0) {
         const known = this.known.get(context);
-        const unknown = names.filter((name) => !known.has(name));
+        // An empty name (`?=x`, `&=`) names nothing: left alone, as a stray `&` is.
+        const unknown = names.filter((name) => name !== '' && !known.has(name));
         if (unknown.length > 0) {
           throw ApiError.badRequest(
             MESSAGES.invalidQuery,
