@@ -1,11 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { Logger } from 'pino';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { AuthModule } from './auth/auth.module';
 import { TokenGuard } from './auth/token.guard';
 import { AllExceptionsFilter } from './common/all-exceptions.filter';
+import { KnownQueryParametersInterceptor } from './query-parameters/known-query-parameters.interceptor';
 import { ValidationPipe } from './common/validation.pipe';
 import { CovidModule } from './covid/covid.module';
 import { FiguresModule } from './figures/figures.module';
@@ -53,6 +54,7 @@ export class AppModule {
         AllExceptionsFilter,
         { provide: APP_FILTER, useExisting: AllExceptionsFilter },
         { provide: APP_PIPE, useClass: ValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: KnownQueryParametersInterceptor },
       ],
     };
   }

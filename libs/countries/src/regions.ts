@@ -12,6 +12,8 @@ export interface Region {
   name: string;
   /** Its short code, accepted wherever its name is. */
   code: string;
+  /** Our World in Data's code of its aggregate row (`OWID_WRL`...), the `/series` rows' `iso_code`; null where OWID has none (WHO's regions). */
+  owidCode: string | null;
   grouping: RegionGrouping;
   /** Other names and codes it is known by (WHO's newer codes, OWID's code...), case ignored. */
   aliases: string[];
@@ -78,6 +80,7 @@ function buildRegions(): Region[] {
     {
       name: WORLD,
       code: 'OWID_WRL',
+      owidCode: 'OWID_WRL',
       grouping: 'world',
       aliases: [],
       members: allCountries(),
@@ -90,6 +93,7 @@ function buildRegions(): Region[] {
     regions.push({
       name,
       code: CONTINENT_CODES[continent],
+      owidCode: CONTINENT_CODES[continent],
       grouping: 'continent',
       aliases: [],
       members: identities(iso3s),
@@ -100,6 +104,7 @@ function buildRegions(): Region[] {
   regions.push({
     name: 'European Union',
     code: 'EU',
+    owidCode: 'OWID_EUN',
     grouping: 'union',
     aliases: ['European Union (27)', 'OWID_EUN'],
     members: identities(EU_MEMBERS),
@@ -113,6 +118,7 @@ function buildRegions(): Region[] {
     regions.push({
       name: WHO_NAMES[who].name,
       code,
+      owidCode: null,
       grouping: 'who',
       aliases: [WHO_NAMES[who].newer],
       members: identities(iso3s),

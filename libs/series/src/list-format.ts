@@ -9,6 +9,39 @@ export function isListFormat(value: unknown): value is ListFormat {
   return typeof value === 'string' && (LIST_FORMATS as readonly string[]).includes(value);
 }
 
+/**
+ * A download: a CSV or NDJSON list whose query sets no `limit` is the whole selection, like a
+ * data file, streamed; JSON keeps its pages (decision 0049).
+ */
+export function isWholeDownload(query: { limit?: number }, format: ListFormat): boolean {
+  return format !== 'json' && query.limit === undefined;
+}
+
+/**
+ * A page of a feed (the change feed, the corrections) in its format, and the cursor of the next
+ * one (null for an empty page); or, for a download (`isWholeDownload`), the whole feed's chunks
+ * to stream, without a cursor: each row carries its own (`cursor`, `at`).
+ */
+export type FeedBody = { text: string; next: string | null } | { chunks: AsyncIterable<string> };
+
+/**
+ * The pages of a feed read one after the other, `first` (read by the caller before anything is
+ * sent, so that a database error still gets a proper status) then each starting past the
+ * previous one's last item, until a page comes back empty: what a client following `Link`
+ * headers does, in one stream.
+ */
+export async function* feedPages<T, C>(
+  first: T[],
+  read: (after: C) => Promise<T[]>,
+  cursorOf: (item: T) => C,
+): AsyncGenerator<T[]> {
+  let page = first;
+  while (page.length > 0) {
+    yield page;
+    page = await read(cursorOf(page[page.length - 1]));
+  }
+}
+
 /** The fields of a list's items, in the order of their JSON keys (the CSV header row). */
 export type ListColumns<T> = readonly (keyof T & string)[];
 

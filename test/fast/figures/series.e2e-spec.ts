@@ -51,6 +51,7 @@ describe('derived series (/<key>/series)', () => {
       {
         date: '2023-03-07',
         country: 'France',
+        iso_code: 'FRA',
         total_cases: 280,
         new_cases: 70,
         total_deaths: 28,
@@ -79,8 +80,20 @@ describe('derived series (/<key>/series)', () => {
       .get('/api/covid/series?country=France&metrics=new_cases_smoothed,new_cases&to=2023-03-02')
       .set(t.auth());
     expect(response.body).toEqual([
-      { date: '2023-03-01', country: 'France', new_cases_smoothed: null, new_cases: 10 },
-      { date: '2023-03-02', country: 'France', new_cases_smoothed: null, new_cases: 20 },
+      {
+        date: '2023-03-01',
+        country: 'France',
+        iso_code: 'FRA',
+        new_cases_smoothed: null,
+        new_cases: 10,
+      },
+      {
+        date: '2023-03-02',
+        country: 'France',
+        iso_code: 'FRA',
+        new_cases_smoothed: null,
+        new_cases: 20,
+      },
     ]);
   });
 
@@ -96,6 +109,7 @@ describe('derived series (/<key>/series)', () => {
       {
         date: '2023-03-01',
         country: 'Europe',
+        iso_code: 'OWID_EUR',
         countries_reporting: 1,
         new_cases: 10,
         total_cases_per_million: 2,
@@ -103,6 +117,7 @@ describe('derived series (/<key>/series)', () => {
       {
         date: '2023-03-02',
         country: 'Europe',
+        iso_code: 'OWID_EUR',
         countries_reporting: 2,
         new_cases: 21,
         total_cases_per_million: 6.2,
@@ -121,6 +136,7 @@ describe('derived series (/<key>/series)', () => {
       {
         date: '2023-03-05',
         country: 'France',
+        iso_code: 'FRA',
         new_cases: 150,
         total_cases: 150,
         new_cases_smoothed: null,
@@ -129,6 +145,7 @@ describe('derived series (/<key>/series)', () => {
       {
         date: '2023-03-12',
         country: 'France',
+        iso_code: 'FRA',
         new_cases: 303,
         total_cases: 453,
         new_cases_smoothed: 56.143,
@@ -144,8 +161,8 @@ describe('derived series (/<key>/series)', () => {
       .set(t.auth());
     expect(first.status).toBe(200);
     expect(first.body).toEqual([
-      { date: '2023-03-01', country: 'Diamond Princess', new_cases: 3 },
-      { date: '2023-03-01', country: 'France', new_cases: 10 },
+      { date: '2023-03-01', country: 'Diamond Princess', iso_code: null, new_cases: 3 },
+      { date: '2023-03-01', country: 'France', iso_code: 'FRA', new_cases: 10 },
     ]);
     const link = /<([^>]+)>; rel="next"/.exec(first.headers.link)![1];
     expect(link).toMatch(
@@ -153,13 +170,13 @@ describe('derived series (/<key>/series)', () => {
     );
     const second = await t.http.get(link).set(t.auth());
     expect(second.body).toEqual([
-      { date: '2023-03-02', country: 'France', new_cases: 20 },
-      { date: '2023-03-02', country: 'Germany', new_cases: 1 },
+      { date: '2023-03-02', country: 'France', iso_code: 'FRA', new_cases: 20 },
+      { date: '2023-03-02', country: 'Germany', iso_code: 'DEU', new_cases: 1 },
     ]);
     const third = await t.http.get(/<([^>]+)>/.exec(second.headers.link)![1]).set(t.auth());
     expect(third.body).toEqual([
-      { date: '2023-03-01', country: 'Peru', new_cases: 5 },
-      { date: '2023-03-02', country: 'Peru', new_cases: 5 },
+      { date: '2023-03-01', country: 'Peru', iso_code: 'PER', new_cases: 5 },
+      { date: '2023-03-02', country: 'Peru', iso_code: 'PER', new_cases: 5 },
     ]);
     expect(third.headers.link).toBeUndefined();
   });
@@ -170,9 +187,31 @@ describe('derived series (/<key>/series)', () => {
       .set(t.auth());
     expect(response.status).toBe(200);
     const lines = response.text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('date,country,new_cases,new_cases_smoothed,flags');
+    expect(lines[0]).toBe('date,country,iso_code,new_cases,new_cases_smoothed,flags');
     expect(lines).toHaveLength(1 + 1 + 10 + 2 + 3);
-    expect(lines[1]).toBe('2023-03-01,Diamond Princess,3,,');
+    expect(lines[1]).toBe('2023-03-01,Diamond Princess,,3,,');
+  });
+
+  it("gives each row OWID's iso_code: alpha-3 for a country, OWID_ for a region", async () => {
+    const codes = async (country: string, format = 'json') => {
+      const res = await t.http
+        .get(
+          `/api/covid/series?country=${encodeURIComponent(country)}&metrics=new_cases&format=${format}`,
+        )
+        .set(t.auth());
+      expect(res.status).toBe(200);
+      return format === 'csv'
+        ? res.text.trimEnd().split('\r\n')
+        : [...new Set((res.body as { iso_code: string | null }[]).map((row) => row.iso_code))];
+    };
+    expect(await codes('fr')).toEqual(['FRA']);
+    expect(await codes('World')).toEqual(['OWID_WRL']);
+    expect(await codes('europe')).toEqual(['OWID_EUR']);
+    expect(await codes('Diamond Princess')).toEqual([null]);
+    expect((await codes('World', 'csv')).slice(0, 2)).toEqual([
+      'date,country,iso_code,countries_reporting,new_cases,flags',
+      '2023-03-01,World,OWID_WRL,2,15,',
+    ]);
   });
 
   it.each([
@@ -204,6 +243,7 @@ describe('derived series (/<key>/series)', () => {
     expect((await t.http.get(url).set(t.auth())).body[2]).toEqual({
       date: '2023-03-03',
       country: 'Peru',
+      iso_code: 'PER',
       new_cases: 100,
       total_cases: 110,
       flags: ['corrected'],
@@ -213,6 +253,7 @@ describe('derived series (/<key>/series)', () => {
     expect(then.body[2]).toEqual({
       date: '2023-03-03',
       country: 'Peru',
+      iso_code: 'PER',
       new_cases: 5,
       total_cases: 15,
     });
@@ -222,7 +263,13 @@ describe('derived series (/<key>/series)', () => {
     const url = '/api/covid/series?country=Europe&metrics=new_cases&from=2023-03-02&to=2023-03-02';
     const before = await t.http.get(url).set(t.auth());
     expect(before.body).toEqual([
-      { date: '2023-03-02', country: 'Europe', countries_reporting: 2, new_cases: 21 },
+      {
+        date: '2023-03-02',
+        country: 'Europe',
+        iso_code: 'OWID_EUR',
+        countries_reporting: 2,
+        new_cases: 21,
+      },
     ]);
     const germany = await t.http
       .get('/api/covid/data?country=Germany&from=2023-03-02&to=2023-03-02')
@@ -235,12 +282,26 @@ describe('derived series (/<key>/series)', () => {
     // A member's day corrected: the region's day is (docs/corrections.md).
     const flags = ['corrected'];
     expect((await t.http.get(url).set(t.auth())).body).toEqual([
-      { date: '2023-03-02', country: 'Europe', countries_reporting: 2, new_cases: 1021, flags },
+      {
+        date: '2023-03-02',
+        country: 'Europe',
+        iso_code: 'OWID_EUR',
+        countries_reporting: 2,
+        new_cases: 1021,
+        flags,
+      },
     ]);
     const removed = await t.http.delete(`/api/covid/data/${germany.body[0].id}`).set(t.auth());
     expect(removed.status).toBe(200);
     expect((await t.http.get(url).set(t.auth())).body).toEqual([
-      { date: '2023-03-02', country: 'Europe', countries_reporting: 1, new_cases: 20, flags },
+      {
+        date: '2023-03-02',
+        country: 'Europe',
+        iso_code: 'OWID_EUR',
+        countries_reporting: 1,
+        new_cases: 20,
+        flags,
+      },
     ]);
   });
 

@@ -240,23 +240,47 @@ describe('corrections', () => {
     const json = await get('/api/covid/series?country=Chile&metrics=new_cases');
     expect(json.status).toBe(200);
     expect(json.body).toEqual([
-      { date: '2021-03-01', country: 'Chile', new_cases: 10 },
-      { date: '2021-03-02', country: 'Chile', new_cases: 12, flags: ['corrected'] },
-      { date: '2021-03-03', country: 'Chile', new_cases: 10 },
-      { date: '2021-03-04', country: 'Chile', new_cases: -5, flags: ['negative_new_cases'] },
-      { date: '2021-03-05', country: 'Chile', new_cases: 10, flags: ['corrected'] },
-      { date: '2021-03-06', country: 'Chile', new_cases: 10 },
-      { date: '2021-03-07', country: 'Chile', new_cases: 10, flags: ['negative_new_deaths'] },
-      { date: '2021-03-08', country: 'Chile', new_cases: 10 },
+      { date: '2021-03-01', country: 'Chile', iso_code: 'CHL', new_cases: 10 },
+      {
+        date: '2021-03-02',
+        country: 'Chile',
+        iso_code: 'CHL',
+        new_cases: 12,
+        flags: ['corrected'],
+      },
+      { date: '2021-03-03', country: 'Chile', iso_code: 'CHL', new_cases: 10 },
+      {
+        date: '2021-03-04',
+        country: 'Chile',
+        iso_code: 'CHL',
+        new_cases: -5,
+        flags: ['negative_new_cases'],
+      },
+      {
+        date: '2021-03-05',
+        country: 'Chile',
+        iso_code: 'CHL',
+        new_cases: 10,
+        flags: ['corrected'],
+      },
+      { date: '2021-03-06', country: 'Chile', iso_code: 'CHL', new_cases: 10 },
+      {
+        date: '2021-03-07',
+        country: 'Chile',
+        iso_code: 'CHL',
+        new_cases: 10,
+        flags: ['negative_new_deaths'],
+      },
+      { date: '2021-03-08', country: 'Chile', iso_code: 'CHL', new_cases: 10 },
     ]);
     const csv = await get(
       '/api/covid/series?country=Chile&metrics=new_cases&period=week&format=csv',
     );
     expect(csv.status).toBe(200);
     expect(csv.text).toBe(
-      'date,country,new_cases,flags\r\n' +
-        '2021-03-07,Chile,57,negative_new_cases|negative_new_deaths|corrected\r\n' +
-        '2021-03-14,Chile,10,\r\n',
+      'date,country,iso_code,new_cases,flags\r\n' +
+        '2021-03-07,Chile,CHL,57,negative_new_cases|negative_new_deaths|corrected\r\n' +
+        '2021-03-14,Chile,CHL,10,\r\n',
     );
     // As of before the revised import: no correction yet, the negative days as they were.
     const before = await get(
@@ -276,10 +300,17 @@ describe('corrections', () => {
       '/api/covid/series?country=South%20America&metrics=new_cases&from=2021-03-01&to=2021-03-02',
     );
     expect(region.body).toEqual([
-      { date: '2021-03-01', country: 'South America', countries_reporting: 2, new_cases: 15 },
+      {
+        date: '2021-03-01',
+        country: 'South America',
+        iso_code: 'OWID_SAM',
+        countries_reporting: 2,
+        new_cases: 15,
+      },
       {
         date: '2021-03-02',
         country: 'South America',
+        iso_code: 'OWID_SAM',
         countries_reporting: 1,
         new_cases: 12,
         flags: ['corrected'],
@@ -392,6 +423,7 @@ describe('corrections', () => {
       {
         date: '2021-03-01',
         country: 'South America',
+        iso_code: 'OWID_SAM',
         countries_reporting: 1,
         new_cases: 10,
         flags: ['corrected'],
@@ -416,7 +448,7 @@ describe('corrections', () => {
     }
     const series = await get('/api/covid/series?country=Peru&metrics=new_cases');
     expect(series.body).toEqual([
-      { date: '2021-03-01', country: 'Peru', new_cases: 5, flags: ['corrected'] },
+      { date: '2021-03-01', country: 'Peru', iso_code: 'PER', new_cases: 5, flags: ['corrected'] },
     ]);
   });
 

@@ -102,14 +102,14 @@ describe('GET /api/metrics', () => {
       valueOf(text, `read_cache_requests_total{cache="covid",result="${result}"}`) ?? 0;
     // Another URL: not in the response cache, so the controller reads the read cache, which holds
     // the latest records since the first test.
-    expect((await t.http.get(`${LATEST}?read-cache=1`)).status).toBe(200);
+    expect((await t.http.get(`${LATEST}?_=read-cache-1`)).status).toBe(200);
     // A change drops the read cache: the next read is a miss.
     const changed = await t.http
       .post('/api/covid/data')
       .set(t.auth())
       .send(recordBody({ date: '2024-01-02' }));
     expect(changed.status).toBe(201);
-    expect((await t.http.get(`${LATEST}?read-cache=2`)).status).toBe(200);
+    expect((await t.http.get(`${LATEST}?_=read-cache-2`)).status).toBe(200);
     const after = await scrape(t);
     expect(read(after, 'hit') - read(before, 'hit')).toBe(1);
     expect(read(after, 'miss') - read(before, 'miss')).toBe(1);
@@ -141,7 +141,7 @@ describe('GET /api/metrics', () => {
         const i = from + k;
         if (i % 3 === 0) return `/api/unknown-${i}/x`;
         if (i % 3 === 1) return `/api/covid/public/country/Nowhere-${i}`;
-        return `${LATEST}?n=${i}`;
+        return `${LATEST}?_=${i}`;
       });
     const send = async (list: string[]) => {
       for (let i = 0; i < list.length; i += 20) {

@@ -148,6 +148,7 @@ describe.each(SERIES_KEYS)('the bounds of the figures (%s)', (key) => {
     const row = (day: number, smoothed: unknown) => ({
       date: `2021-08-${String(day).padStart(2, '0')}`,
       country: 'Legacy',
+      iso_code: null,
       new_cases_smoothed: smoothed,
     });
     // 08-07's window (08-01 to 08-07) holds the huge day; from 08-08 on, only ones.

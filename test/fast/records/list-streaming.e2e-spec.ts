@@ -93,47 +93,54 @@ describe('large lists are streamed page by page', () => {
     );
   });
 
-  it('fetches no more pages while a client does not read, and answers others meanwhile', async () => {
-    // About 10 MB of JSON: more than the sockets' buffers hold.
-    const pages = Math.ceil(80_000 / LIST_PAGE_SIZE);
-    const records: RecordValues[] = Array.from({ length: pages * LIST_PAGE_SIZE }, (_, i) => ({
-      date: addDays('1950-01-01', i % 20000),
-      country: `Slow ${Math.floor(i / 20000)}`,
-      total_cases: i,
-      new_cases: 1,
-      total_deaths: 0,
-      new_deaths: 0,
-    }));
-    await seedWriter(t.dataSource, MPOX_SERIES).upsertMany(records, TEST_ORIGIN);
-    const server = t.app.getHttpServer();
-    if (!server.listening) await t.app.listen(0, '127.0.0.1');
-    const { port } = server.address() as AddressInfo;
-    const page = jest.spyOn(RecordReadsRepository.prototype, 'page');
-    const reader = connect(port, '127.0.0.1');
-    try {
-      reader.write(
-        'GET /api/mpox/data?limit=100000000 HTTP/1.1\r\nHost: test\r\n' +
-          `Authorization: ${t.auth().Authorization}\r\n\r\n`,
-      );
-      reader.pause(); // reads nothing: the kernel's buffers fill, then the server's stream
-      let fetched = -1;
-      for (let stable = 0; stable < 5;) {
-        await sleep(200);
-        stable = page.mock.calls.length === fetched ? stable + 1 : 0;
-        fetched = page.mock.calls.length;
+  it.each([
+    ['a large page', 'limit=100000000'],
+    ['a whole NDJSON download (decision 0049)', 'format=ndjson'],
+  ])(
+    '%s fetches no more pages while a client does not read, others answered meanwhile',
+    async (_, query) => {
+      // About 10 MB of JSON: more than the sockets' buffers hold.
+      const pages = Math.ceil(80_000 / LIST_PAGE_SIZE);
+      const records: RecordValues[] = Array.from({ length: pages * LIST_PAGE_SIZE }, (_, i) => ({
+        date: addDays('1950-01-01', i % 20000),
+        country: `Slow ${Math.floor(i / 20000)}`,
+        total_cases: i,
+        new_cases: 1,
+        total_deaths: 0,
+        new_deaths: 0,
+      }));
+      await seedWriter(t.dataSource, MPOX_SERIES).upsertMany(records, TEST_ORIGIN);
+      const server = t.app.getHttpServer();
+      if (!server.listening) await t.app.listen(0, '127.0.0.1');
+      const { port } = server.address() as AddressInfo;
+      const page = jest.spyOn(RecordReadsRepository.prototype, 'page');
+      const reader = connect(port, '127.0.0.1');
+      try {
+        reader.write(
+          `GET /api/mpox/data?${query} HTTP/1.1\r\nHost: test\r\n` +
+            `Authorization: ${t.auth().Authorization}\r\n\r\n`,
+        );
+        reader.pause(); // reads nothing: the kernel's buffers fill, then the server's stream
+        let fetched = -1;
+        for (let stable = 0; stable < 5;) {
+          await sleep(200);
+          stable = page.mock.calls.length === fetched ? stable + 1 : 0;
+          fetched = page.mock.calls.length;
+        }
+        // The server stopped at what the socket holds plus one page read ahead.
+        // More than one page: a stream, not a page of the default size.
+        expect(fetched).toBeGreaterThan(2);
+        expect(fetched).toBeLessThan(pages / 2);
+        const other = await t.http.get('/api/mpox/public/summary');
+        expect(other.status).toBe(200);
+        expect(page.mock.calls.length).toBe(fetched);
+      } finally {
+        reader.destroy();
+        page.mockRestore();
+        await t.dataSource.query('DELETE FROM mpox_data');
       }
-      // The server stopped at what the socket holds plus one page read ahead.
-      expect(fetched).toBeGreaterThan(0);
-      expect(fetched).toBeLessThan(pages / 2);
-      const other = await t.http.get('/api/mpox/public/summary');
-      expect(other.status).toBe(200);
-      expect(page.mock.calls.length).toBe(fetched);
-    } finally {
-      reader.destroy();
-      page.mockRestore();
-      await t.dataSource.query('DELETE FROM mpox_data');
-    }
-  });
+    },
+  );
 
   (TEST_DB_TYPE === 'mysql' ? it : it.skip)(
     'answers 60 concurrent full dumps in full on a pool of two, health staying ok (MySQL)',

@@ -43,13 +43,15 @@ describe('corrections of the JHU file with 1% of its rows revised', () => {
   const flaggedDays = async (): Promise<Map<string, Set<string>>> => {
     const res = await get('/api/covid/series?metrics=new_cases&format=csv&limit=1000000');
     const lines = res.text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('date,country,new_cases,flags');
+    expect(lines[0]).toBe('date,country,iso_code,new_cases,flags');
     const byFlag = new Map<string, Set<string>>();
     for (const line of lines.slice(1)) {
       // The country may be quoted (a comma in it): date first, flags last.
       const date = line.slice(0, 10);
       const flags = line.slice(line.lastIndexOf(',') + 1);
-      const rest = line.slice(11, line.lastIndexOf(','));
+      // Then iso_code and new_cases, which hold no comma.
+      const withCode = line.slice(11, line.lastIndexOf(','));
+      const rest = withCode.slice(0, withCode.lastIndexOf(','));
       const quoted = rest.startsWith('"');
       const country = quoted
         ? rest.slice(1, rest.lastIndexOf('"')).replace(/""/g, '"')

@@ -9,6 +9,7 @@ import {
 import { HttpAdapterHost } from '@nestjs/core';
 import { ApiError, BODY_PROBLEMS, ErrorBody, MESSAGES } from '@app/common';
 import { isDatabaseUnavailable, isWriteRaceLost } from '@app/database';
+import { JSON_TYPE } from './json-content-type';
 
 /** Statuses that HTTP itself (router, body parser) raises, with the API's message for each. */
 const STATUS_MESSAGES: Partial<Record<number, string>> = {
@@ -55,6 +56,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const response: unknown = http.getResponse();
     if (retryAfter !== undefined)
       httpAdapter.setHeader(response, 'Retry-After', String(retryAfter));
+    // A route's own type (`@Header('Content-Type', …)`, set before its handler) is not the error's.
+    httpAdapter.setHeader(response, 'Content-Type', JSON_TYPE);
     httpAdapter.reply(response, body, status);
   }
 

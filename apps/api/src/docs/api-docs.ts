@@ -9,6 +9,7 @@ import {
   ResponseObject,
   SwaggerModule,
 } from '@nestjs/swagger';
+import { MESSAGES } from '@app/common';
 import { API_PREFIX, HEALTH_PATH, METRICS_PATH } from '../api-prefix';
 import { COMPRESSION_THRESHOLD_BYTES } from '../compression/response-compression';
 
@@ -171,6 +172,28 @@ function completeListOperation(operation: OperationObject): void {
   }
 }
 
+/** What every route answers to a query parameter it does not read (decision 0049). */
+const UNKNOWN_PARAMETER = 'a query parameter the route does not read (`_`, a cache buster, aside)';
+
+/** The 400 of an unknown query parameter, on every operation: added, or named beside the others. */
+function declareUnknownParameters(operation: OperationObject): void {
+  const refused = operation.responses['400'] as ResponseObject | undefined;
+  if (refused && '$ref' in refused) return;
+  if (refused) {
+    refused.description = `${refused.description}; or ${UNKNOWN_PARAMETER}`;
+    return;
+  }
+  operation.responses['400'] = {
+    description: `Unknown query parameter: ${UNKNOWN_PARAMETER}`,
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/ErrorResponse' },
+        example: { error: MESSAGES.invalidQuery, details: ['contry : paramètre inconnu'] },
+      },
+    },
+  };
+}
+
 /** Routes the rate limit does not count. */
 const UNLIMITED_PATHS = new Set([HEALTH_PATH]);
 
@@ -202,6 +225,7 @@ function completeDocument(document: OpenAPIObject): OpenAPIObject {
       if (!operation) continue;
       operation.security ??= [];
       completeListOperation(operation);
+      declareUnknownParameters(operation);
       const notModified = operation.responses['304'];
       const ok = operation.responses['200'];
       if (notModified && !('$ref' in notModified) && ok && !('$ref' in ok)) {

@@ -1,7 +1,7 @@
 import { StreamableFile } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { CachedValue, FigureBody, ListBody, ListFormat, ListQuery } from '@app/series';
+import { CachedValue, FeedBody, FigureBody, ListBody, ListFormat, ListQuery } from '@app/series';
 import { CLIENT_TIMEOUTS } from '../client-timeouts';
 import { LIST_CONTENT_TYPES } from './format-negotiation';
 
@@ -38,24 +38,35 @@ export function listReply(
   if (body.next !== undefined) setNextLink(reply, request.url, link.query, body.next, link.names);
   if (body.kind === 'cached') return body.answer;
   if (body.kind === 'text') return body.text;
+  return streamed(body.chunks, format, request);
+}
+
+/** Chunks as a stream, its connection closed once nothing moved for a while (`listReply`). */
+function streamed(
+  chunks: AsyncIterable<string>,
+  format: ListFormat,
+  request: FastifyRequest,
+): StreamableFile {
   request.raw.socket.setTimeout(CLIENT_TIMEOUTS.idleMs);
-  return new StreamableFile(Readable.from(body.chunks, { highWaterMark: 1 }), {
+  return new StreamableFile(Readable.from(chunks, { highWaterMark: 1 }), {
     type: LIST_CONTENT_TYPES[format],
   });
 }
 
 /**
  * A page of a feed (the change feed, the corrections), `next` its last cursor or null: its
- * headers, its `Link` when a page follows, its text.
+ * headers, its `Link` when a page follows, its text; or the whole feed (a download), streamed
+ * as `listReply` streams, without `Link`.
  */
 export function pageReply(
-  page: { text: string; next: string | null },
+  page: FeedBody,
   format: ListFormat,
   request: FastifyRequest,
   reply: FastifyReply,
   link: { query: Record<string, unknown>; names: readonly string[]; filename: string },
-): string {
+): string | StreamableFile {
   setListHeaders(reply, format, { filename: link.filename });
+  if ('chunks' in page) return streamed(page.chunks, format, request);
   if (page.next !== null) setNextLink(reply, request.url, link.query, page.next, link.names);
   return page.text;
 }

@@ -14,6 +14,16 @@ export class SeriesRowResponse {
   date: string;
   @ApiProperty({ example: 'France', description: 'The place (a region’s name for a region)' })
   country: string;
+  @ApiProperty({
+    example: 'FRA',
+    type: 'string',
+    nullable: true,
+    description:
+      "Our World in Data's `iso_code`: ISO 3166-1 alpha-3 for a country (Kosovo: XKX), " +
+      '`OWID_WRL`, `OWID_AFR`, `OWID_ASI`, `OWID_EUR`, `OWID_NAM`, `OWID_OCE`, `OWID_SAM` for ' +
+      'the regions; null (CSV: empty) for a stored place that is no country',
+  })
+  iso_code: string | null;
   @ApiPropertyOptional({
     example: 41,
     type: 'integer',

@@ -1,4 +1,4 @@
-import { Query, Req, Res, Type } from '@nestjs/common';
+import { Query, Req, Res, StreamableFile, Type } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import {
   InjectSeries,
@@ -45,7 +45,7 @@ export function SeriesChangesController(definition: SeriesDefinition): Type<obje
       @ListFormatParam() format: ListFormat,
       @Req() request: FastifyRequest,
       @Res({ passthrough: true }) reply: FastifyReply,
-    ): Promise<string> {
+    ): Promise<string | StreamableFile> {
       const page = await this.series.changes(query, format);
       return pageReply(page, format, request, reply, {
         query: { ...query },

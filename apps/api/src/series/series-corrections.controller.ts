@@ -1,4 +1,4 @@
-import { Query, Req, Res, Type } from '@nestjs/common';
+import { Query, Req, Res, StreamableFile, Type } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import {
   InjectSeries,
@@ -55,7 +55,7 @@ export function SeriesCorrectionsController(definition: SeriesDefinition): Type<
       @ListFormatParam() format: ListFormat,
       @Req() request: FastifyRequest,
       @Res({ passthrough: true }) reply: FastifyReply,
-    ): Promise<string> {
+    ): Promise<string | StreamableFile> {
       const page = await this.series.corrections.list(query, format);
       return pageReply(page, format, request, reply, {
         query: { ...query },

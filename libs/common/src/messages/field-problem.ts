@@ -5,6 +5,7 @@
 export type FieldProblem = { field: string } & (
   | { problem: 'required' }
   | { problem: 'unknown' }
+  | { problem: 'unknown-parameter' }
   | { problem: 'not-plain' }
   | { problem: 'not-a-date' }
   | { problem: 'not-a-calendar-date'; value: string }

@@ -7,6 +7,8 @@ function wording(p: FieldProblem): string {
       return 'champ obligatoire';
     case 'unknown':
       return 'champ inconnu';
+    case 'unknown-parameter':
+      return 'paramètre inconnu';
     case 'not-plain':
       return 'doit être une valeur simple (nombre ou chaîne)';
     case 'not-a-date':

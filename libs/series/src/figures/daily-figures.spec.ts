@@ -80,9 +80,12 @@ describe('daily figures', () => {
 
   it('writes a row with the metrics asked for, rounded to 3 decimals', () => {
     const [row] = dailyFigures([day('2023-03-01', 1, 1)], () => 3_000_000);
-    expect(figureOutput('France', row, ['new_cases_per_million', 'new_cases'])).toEqual({
+    expect(
+      figureOutput({ name: 'France', isoCode: 'FRA' }, row, ['new_cases_per_million', 'new_cases']),
+    ).toEqual({
       date: '2023-03-01',
       country: 'France',
+      iso_code: 'FRA',
       new_cases_per_million: 0.333,
       new_cases: 1,
     });

@@ -108,12 +108,25 @@ export function weeklyFigures(daily: FigureRow[], populationOf: PopulationOf): F
 }
 
 /** A row as the API answers it: date, place, then the metrics asked for, rounded. */
+/**
+ * The place a row is of, as written: its name and its code (ISO 3166-1 alpha-3, a region's
+ * `OWID_...`, null for a stored place that is no country).
+ */
+export interface FigurePlace {
+  name: string;
+  isoCode: string | null;
+}
+
 export function figureOutput(
-  country: string,
+  place: FigurePlace,
   row: FigureRow,
   metrics: readonly Metric[],
 ): Record<string, string | number | null> {
-  const out: Record<string, string | number | null> = { date: row.date, country };
+  const out: Record<string, string | number | null> = {
+    date: row.date,
+    country: place.name,
+    iso_code: place.isoCode,
+  };
   if (row.countries_reporting !== undefined) out.countries_reporting = row.countries_reporting;
   for (const metric of metrics) out[metric] = roundFigure(row[metric]);
   return out;

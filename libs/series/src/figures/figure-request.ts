@@ -3,6 +3,7 @@ import { ListFormat } from '../list-format';
 import { FigureCursor } from './figure-cursor';
 import {
   FigureDay,
+  FigurePlace,
   FigureRow,
   PopulationOf,
   SMOOTHING_DAYS,
@@ -81,12 +82,12 @@ export function figuresOf(
 
 /** JSON and NDJSON leave `flags` out when there are none; CSV always has the column. */
 export function rowOutput(
-  country: string,
+  place: FigurePlace,
   row: FlaggedRow,
   metrics: readonly Metric[],
   format: ListFormat,
 ): OutputRow {
-  const out: OutputRow = figureOutput(country, row, metrics);
+  const out: OutputRow = figureOutput(place, row, metrics);
   if (format === 'csv') out.flags = (row.flags ?? []).join(FLAG_SEPARATOR);
   else if (row.flags) out.flags = row.flags;
   return out;
@@ -101,5 +102,12 @@ export function rowsInRange(rows: FlaggedRow[], request: FigureRequest): Flagged
 
 /** The CSV columns (the JSON keys, in order) of a series' rows. */
 export function columnsOf(metrics: readonly Metric[], region: boolean): string[] {
-  return ['date', 'country', ...(region ? ['countries_reporting'] : []), ...metrics, 'flags'];
+  return [
+    'date',
+    'country',
+    'iso_code',
+    ...(region ? ['countries_reporting'] : []),
+    ...metrics,
+    'flags',
+  ];
 }

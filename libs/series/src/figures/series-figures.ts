@@ -1,7 +1,7 @@
 import { ApiError, MESSAGES, problemMessage, ConcurrencyLimit } from '@app/common';
 import { Region, countryLookupKey, regionNamed, resolveCountry } from '@app/countries';
 import { FiguresRepository, PopulationRow } from '@app/database';
-import { ListFormat, listChunks, listText } from '../list-format';
+import { ListFormat, isWholeDownload, listChunks, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
 import { SeriesCorrections, correctedOfAny } from '../history/series-corrections';
 import { PopulationOf } from './daily-figures';
@@ -198,7 +198,10 @@ export class SeriesFigures {
         rows = rows.slice(0, request.limit);
         next = encodeFigureCursor({ key: place.key, date: rows[rows.length - 1].date });
       }
-      const items = rows.map((row) => rowOutput(place.name, row, request.metrics, format));
+      const isoCode = place.kind === 'region' ? place.region.owidCode : place.iso3;
+      const items = rows.map((row) =>
+        rowOutput({ name: place.name, isoCode }, row, request.metrics, format),
+      );
       return {
         text: listText(format, columnsOf(request.metrics, place.kind === 'region'), items),
         next,
@@ -212,6 +215,7 @@ export class SeriesFigures {
    * the last place's rows), so that its cursor can be sent before a streamed body.
    */
   private async allPlaces(request: FigureRequest, format: ListFormat): Promise<FigureBody> {
+    if (isWholeDownload(request, format)) return this.wholeSeries(request, format);
     const limit = request.limit ?? DEFAULT_SERIES_LIMIT;
     const read = async () => {
       const end = await this.pageEnd(request, limit);
@@ -239,6 +243,19 @@ export class SeriesFigures {
     }
     const { end, chunks } = await read();
     return { kind: 'stream', chunks, next: end?.more ? encodeFigureCursor(end.last) : undefined };
+  }
+
+  /**
+   * Every place's whole series (a download, decision 0049), streamed place after place: no
+   * page end to work out, no `Link`. The places are listed before anything is sent, so that a
+   * database error still gets a proper status.
+   */
+  private async wholeSeries(request: FigureRequest, format: ListFormat): Promise<FigureBody> {
+    const places = await this.listPages.run(() =>
+      this.repository.placeCounts(outputRange(request), request.after),
+    );
+    const rows = this.placeChunks(request, undefined, format, places);
+    return { kind: 'stream', chunks: listChunks(format, columnsOf(request.metrics, false), rows) };
   }
 
   /**
@@ -280,7 +297,7 @@ export class SeriesFigures {
   private async keyRows(
     key: string,
     request: FigureRequest,
-  ): Promise<{ country: string | null; rows: FlaggedRow[] }> {
+  ): Promise<{ country: string | null; iso3: string | null; rows: FlaggedRow[] }> {
     const table = await this.population();
     const { country, days } = await this.listPages.run(() =>
       this.repository.placeDays(key, readRange(request), { memo: false }),
@@ -292,7 +309,7 @@ export class SeriesFigures {
       request,
     );
     if (request.after?.key === key) rows = rows.filter((row) => row.date > request.after!.date);
-    return { country, rows };
+    return { country, iso3, rows };
   }
 
   /** The page's rows, one place at a time (one turn of the event loop each, see `listChunks`). */
@@ -300,16 +317,20 @@ export class SeriesFigures {
     request: FigureRequest,
     end: { last: FigureCursor } | undefined,
     format: ListFormat,
+    listed?: { key: string }[],
   ): AsyncGenerator<OutputRow[]> {
-    const places = await this.listPages.run(() =>
-      this.repository.placeCounts(outputRange(request), request.after),
-    );
+    const places =
+      listed ??
+      (await this.listPages.run(() =>
+        this.repository.placeCounts(outputRange(request), request.after),
+      ));
     for (const { key } of places) {
       if (end && key > end.last.key) return;
-      const { country, rows } = await this.keyRows(key, request);
+      const { country, iso3, rows } = await this.keyRows(key, request);
+      const place = { name: country ?? key, isoCode: iso3 };
       const kept =
         end && key === end.last.key ? rows.filter((row) => row.date <= end.last.date) : rows;
-      yield kept.map((row) => rowOutput(country ?? key, row, request.metrics, format));
+      yield kept.map((row) => rowOutput(place, row, request.metrics, format));
       if (end && key === end.last.key) return;
     }
   }

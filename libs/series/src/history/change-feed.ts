@@ -1,4 +1,4 @@
-import { ListColumns, ListFormat, listText } from '../list-format';
+import { ListColumns, ListFormat, listChunks, listText } from '../list-format';
 import { encodeChangeCursor } from './change-cursor';
 import { RECORD_COLUMNS, SeriesRecord, ChangeKind, FeedRevision } from '@app/database';
 
@@ -70,4 +70,22 @@ export function changeFeedPage(revisions: FeedRevision[], format: ListFormat): C
   if (format === 'json') return { text: JSON.stringify({ changes, next }), next };
   if (format === 'ndjson') return { text: listText<RecordChange>(format, [], changes), next };
   return { text: listText(format, CHANGE_COLUMNS, changes.map(toRow)), next };
+}
+
+/** The whole feed as chunks of `format` (a download, decision 0049), from pages of revisions. */
+export function changeFeedChunks(
+  pages: AsyncIterable<FeedRevision[]>,
+  format: Exclude<ListFormat, 'json'>,
+): AsyncGenerator<string> {
+  const changes = mapPages(pages, (revisions) => revisions.map(toChange));
+  if (format === 'ndjson') return listChunks<RecordChange>(format, [], changes);
+  return listChunks(
+    format,
+    CHANGE_COLUMNS,
+    mapPages(changes, (page) => page.map(toRow)),
+  );
+}
+
+async function* mapPages<T, U>(pages: AsyncIterable<T[]>, map: (page: T[]) => U[]) {
+  for await (const page of pages) yield map(page);
 }

@@ -1,4 +1,4 @@
-import { ListColumns, ListFormat, listText } from '../list-format';
+import { ListColumns, ListFormat, listChunks, listText } from '../list-format';
 import { encodeCorrectionCursor } from './correction-cursor';
 import {
   CORRECTED_FIELDS,
@@ -105,6 +105,17 @@ export function correctionsPage(placed: PlacedCorrection[], format: ListFormat):
   const next = last ? encodeCorrectionCursor(last.position) : null;
   if (format === 'json') return { text: JSON.stringify({ corrections, next }), next };
   return { text: listText(format, CORRECTION_COLUMNS, corrections), next };
+}
+
+/** Every correction of `pages` as chunks of `format` (a download, decision 0049). */
+export async function* correctionsChunks(
+  pages: AsyncIterable<PlacedCorrection[]>,
+  format: ListFormat,
+): AsyncGenerator<string> {
+  async function* corrections() {
+    for await (const page of pages) yield page.map((p) => p.correction);
+  }
+  yield* listChunks(format, CORRECTION_COLUMNS, corrections());
 }
 
 /** A correction without what only token holders see. */

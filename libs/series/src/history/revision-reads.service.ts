@@ -1,9 +1,14 @@
 import { ApiError, MESSAGES, parseInstant, problemMessage, ConcurrencyLimit } from '@app/common';
-import { ListFormat } from '../list-format';
+import { FeedBody, ListFormat, feedPages, isWholeDownload } from '../list-format';
 import { checkAsOf, parseAsOf } from './as-of';
 import { decodeChangeCursor } from './change-cursor';
-import { ChangeFeedPage, ChangeFeedQuery, DEFAULT_FEED_LIMIT, changeFeedPage } from './change-feed';
-import { RecordRevision, RevisionRepository } from '@app/database';
+import {
+  ChangeFeedQuery,
+  DEFAULT_FEED_LIMIT,
+  changeFeedChunks,
+  changeFeedPage,
+} from './change-feed';
+import { FeedPosition, RecordRevision, RevisionRepository } from '@app/database';
 
 /** The reads of a series' history: the change feed, a record's revisions, `as_of` checks. */
 export class RevisionReads {
@@ -18,7 +23,7 @@ export class RevisionReads {
    * continues a feed, `since` starts one at a time: not both (400), the cursor alone is exact.
    * The page's queries take their turn with the large lists' (`listPages`).
    */
-  async changes(query: ChangeFeedQuery, format: ListFormat = 'json'): Promise<ChangeFeedPage> {
+  async changes(query: ChangeFeedQuery, format: ListFormat = 'json'): Promise<FeedBody> {
     const after = query.after === undefined ? undefined : decodeChangeCursor(query.after);
     if (query.after !== undefined && after === undefined) {
       throw ApiError.badRequest(MESSAGES.invalidQuery, [
@@ -35,6 +40,18 @@ export class RevisionReads {
       throw ApiError.badRequest(MESSAGES.invalidQuery, [
         problemMessage({ field: 'since', problem: 'in-the-future' }),
       ]);
+    }
+    if (format !== 'json' && isWholeDownload(query, format)) {
+      // The whole feed from there (a download): pages of the default size, each past the last.
+      const read = (start: { after?: FeedPosition; since?: number }) =>
+        this.listPages.run(() => this.revisions.feed(start, DEFAULT_FEED_LIMIT));
+      const first = await read({ after, since });
+      const pages = feedPages(
+        first,
+        (next: FeedPosition) => read({ after: next }),
+        (revision) => ({ seq: revision.seq, id: revision.id }),
+      );
+      return { chunks: changeFeedChunks(pages, format) };
     }
     const limit = query.limit ?? DEFAULT_FEED_LIMIT;
     const revisions = await this.listPages.run(() => this.revisions.feed({ after, since }, limit));

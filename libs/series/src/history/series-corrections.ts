@@ -1,18 +1,23 @@
 import { ApiError, MESSAGES, parseInstant, problemMessage, ConcurrencyLimit } from '@app/common';
 import { countryLookupKey } from '@app/countries';
-import { ListFormat } from '../list-format';
+import { FeedBody, ListFormat, feedPages, isWholeDownload } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
 import { decodeCorrectionCursor } from './correction-cursor';
 import {
-  CorrectionsPage,
   DEFAULT_CORRECTIONS_LIMIT,
   DEFAULT_PUBLIC_CORRECTIONS,
   PlacedCorrection,
+  correctionsChunks,
   correctionsOf,
   correctionsPage,
   publicCorrection,
 } from './correction-list';
-import { VersionedMemo, CorrectionFilter, CorrectionsRepository } from '@app/database';
+import {
+  VersionedMemo,
+  CorrectionFilter,
+  CorrectionPosition,
+  CorrectionsRepository,
+} from '@app/database';
 
 /** The query of `GET /<key>/corrections`, validated in form by the API's DTO. */
 export interface CorrectionsQuery {
@@ -56,7 +61,7 @@ export class SeriesCorrections {
   }
 
   /** A page of `/corrections` in `format`; 400 naming the parameter for a query that cannot be. */
-  async list(query: CorrectionsQuery, format: ListFormat): Promise<CorrectionsPage> {
+  async list(query: CorrectionsQuery, format: ListFormat): Promise<FeedBody> {
     const after = query.after === undefined ? undefined : decodeCorrectionCursor(query.after);
     if (query.after !== undefined && after === undefined) {
       throw badQuery({ field: 'after', problem: 'not-a-cursor' });
@@ -79,7 +84,23 @@ export class SeriesCorrections {
       since,
       until,
     };
-    const limit = query.limit ?? DEFAULT_CORRECTIONS_LIMIT;
+    if (format !== 'json' && isWholeDownload(query, format)) {
+      // Every correction from there (a download): pages of the default size, as `Link` walks them.
+      const read = (from: CorrectionPosition | undefined) =>
+        this.page(filter, DEFAULT_CORRECTIONS_LIMIT, from);
+      const pages = feedPages(await read(after), read, (placed) => placed.position);
+      return { chunks: correctionsChunks(pages, format) };
+    }
+    const placed = await this.page(filter, query.limit ?? DEFAULT_CORRECTIONS_LIMIT, after);
+    return correctionsPage(placed, format);
+  }
+
+  /** The first `limit` corrections of the filter past `after`. */
+  private async page(
+    filter: CorrectionFilter,
+    limit: number,
+    after: CorrectionPosition | undefined,
+  ): Promise<PlacedCorrection[]> {
     // Each revision is one correction or more: one more than the page (and the one the cursor
     // stops inside) tells whether it is full.
     const revisions = await this.listPages.run(() =>
@@ -91,7 +112,7 @@ export class SeriesCorrections {
         ({ position: p }) => p.seq !== after.seq || p.id !== after.id || p.field > after.field,
       );
     }
-    return correctionsPage(placed.slice(0, limit), format);
+    return placed.slice(0, limit);
   }
 
   /**

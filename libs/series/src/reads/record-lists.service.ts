@@ -1,7 +1,7 @@
 import { ApiError, MESSAGES, problemMessage, ConcurrencyLimit } from '@app/common';
 import { countryLookupKey } from '@app/countries';
 import { asOfInstant, RevisionReads } from '../history/revision-reads.service';
-import { ListFormat, listChunks, listText } from '../list-format';
+import { ListFormat, isWholeDownload, listChunks, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
 import {
   ListCursor,
@@ -58,6 +58,7 @@ export class RecordLists {
   async list(query: ListQuery, format: ListFormat = 'json'): Promise<ListBody> {
     const filter = this.listFilter(query);
     if (filter.asOf !== undefined) await this.history.checkKept(filter.asOf);
+    if (isWholeDownload(query, format)) return this.whole(filter, format);
     // The key holds the whole filter, an instant (`asOf`) included.
     if (filter.limit <= CACHED_LIST_LIMIT) {
       const key = `list:${format}:${JSON.stringify(filter)}`;
@@ -90,6 +91,24 @@ export class RecordLists {
       chunks: listChunks(format, RECORD_COLUMNS, pages),
       next: end.last && end.more ? encodeCursor(end.last) : undefined,
     };
+  }
+
+  /**
+   * The whole selection (a download: CSV or NDJSON without `limit`, decision 0049): read by
+   * keyset page after page and streamed, no `Link`. The first page is read before anything is
+   * sent, as above; a selection that fits in it is answered as one text.
+   */
+  private async whole(filter: ListFilter, format: ListFormat): Promise<ListBody> {
+    const all: ListFilter = { ...filter, limit: Number.MAX_SAFE_INTEGER };
+    const first = await this.listPages.run(() => this.repository.page(all, LIST_PAGE_SIZE));
+    if (first.length < LIST_PAGE_SIZE) {
+      return { kind: 'text', text: listText(format, RECORD_COLUMNS, first) };
+    }
+    const pages = this.repository.pages(all, LIST_PAGE_SIZE, {
+      first,
+      run: (read) => this.listPages.run(read),
+    });
+    return { kind: 'stream', chunks: listChunks(format, RECORD_COLUMNS, pages) };
   }
 
   private listFilter(query: ListQuery): ListFilter {

@@ -15,9 +15,9 @@ import {
   Totals,
   RecordReadsRepository,
 } from '@app/database';
-import { ChangeFeedPage, ChangeFeedQuery } from '../history/change-feed';
+import { ChangeFeedQuery } from '../history/change-feed';
 import { RevisionReads } from '../history/revision-reads.service';
-import { ListFormat, listText } from '../list-format';
+import { FeedBody, ListFormat, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
 import { weeklySeries } from '../weekly/weekly-series';
 import { SeriesCorrections } from '../history/series-corrections';
@@ -252,7 +252,7 @@ export class SeriesService {
   }
 
   /** A page of the change feed in `format` (`RevisionReads.changes`). */
-  changes(query: ChangeFeedQuery, format: ListFormat = 'json'): Promise<ChangeFeedPage> {
+  changes(query: ChangeFeedQuery, format: ListFormat = 'json'): Promise<FeedBody> {
     return this.revisions.changes(query, format);
   }
 
