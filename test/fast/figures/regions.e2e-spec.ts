@@ -130,12 +130,11 @@ describe('regions: OWID continents, the European Union, WHO regions', () => {
       const theirs = owid
         .filter((row) => row.iso_code === code)
         .map((row) => [row.date, Number(row.total_cases), Number(row.new_cases)]);
-      const ours = (await series('covid', code)).map((row) => [
-        row.date,
-        row.total_cases,
-        row.new_cases,
-      ]);
+      const rows = await series('covid', code);
+      const ours = rows.map((row) => [row.date, row.total_cases, row.new_cases]);
       expect([name, ours]).toEqual([name, theirs]);
+      // Each row names OWID's aggregate by OWID's own code.
+      expect([name, [...new Set(rows.map((row) => row.iso_code))]]).toEqual([name, [code]]);
     }
     // The same region by its name, its code or an alias, case ignored.
     const eu = await series('covid', 'European Union');
@@ -178,6 +177,8 @@ describe('regions: OWID continents, the European Union, WHO regions', () => {
         return {
           date,
           country: region(code).name,
+          // OWID has no row for WHO's regions: no iso_code (decision 0049).
+          iso_code: null,
           countries_reporting: day.length,
           total_cases: sum('Cumulative_cases'),
           new_cases: sum('New_cases'),
