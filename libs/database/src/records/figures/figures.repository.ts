@@ -3,6 +3,7 @@ import { MAX_OR_TERMS, listChunks } from '../../sql-lists';
 import { FIGURE_COLUMNS_SQL, IN_LIMIT, Row, toDaily } from '../record-rows';
 import { FigureDay } from '../series.types';
 import { VersionedMemo } from '../versioned-memo';
+import { countrySummariesTable } from '../derived-tables';
 import { regionDaysTable } from './region-day-statements';
 
 /** Runs a query (with the API's deadline). */
@@ -42,6 +43,7 @@ const where = (conditions: string[]) =>
 
 /** The SQL of the derived series: days of a place, sums of a region, counts for cursor pages. */
 export class FiguresRepository {
+  private readonly summaryTable: string;
   private readonly regions?: VersionedMemo<FigureDay[]>;
   private readonly places?: VersionedMemo<{ country: string | null; days: FigureDay[] }>;
 
@@ -61,6 +63,7 @@ export class FiguresRepository {
     private readonly mysql = false,
   ) {
     this.regionTable = regionDaysTable(key);
+    this.summaryTable = countrySummariesTable(key);
     if (version) {
       this.regions = new VersionedMemo(version, 32);
       this.places = new VersionedMemo(version, 64);
@@ -225,6 +228,7 @@ export class FiguresRepository {
     after?: { key: string; date: string },
   ): Promise<{ key: string; days: number }[]> {
     const source = this.source(range.asOf);
+    if (source.params.length === 0) return this.keptPlaceCounts(source.from, range, after);
     const { conditions, params } = rangeWhere(range);
     if (after !== undefined) {
       conditions.push('(country_key > ? OR (country_key = ? AND date > ?))');
@@ -234,6 +238,40 @@ export class FiguresRepository {
       `SELECT country_key, COUNT(*) AS days FROM ${source.from} ${where(conditions)}
        GROUP BY country_key ORDER BY country_key`,
       [...source.params, ...params],
+    );
+    return rows.map((row) => ({ key: String(row.country_key), days: Number(row.days) }));
+  }
+
+  /**
+   * `placeCounts` of the records as they are now, from each country's kept summary (decision
+   * 0036) rather than a grouping of the whole table: a place's count is its summary's, or, where a
+   * date bounds it, an index range count of that place's days; the cursor's place counts its days
+   * after the cursor's date.
+   */
+  private async keptPlaceCounts(
+    table: string,
+    range: FigureRange,
+    after?: { key: string; date: string },
+  ): Promise<{ key: string; days: number }[]> {
+    const { conditions, params } = rangeWhere(range);
+    const dated = conditions.map((c) => `d.${c}`);
+    const count = (extra: string[]) =>
+      `(SELECT COUNT(*) FROM ${table} d WHERE ${['d.country_key = s.country_key', ...dated, ...extra].join(' AND ')})`;
+    const days: string[] = [];
+    const daysParams: unknown[] = [];
+    if (after !== undefined) {
+      days.push(`CASE WHEN s.country_key = ? THEN ${count(['d.date > ?'])} ELSE `);
+      daysParams.push(after.key, ...params, after.date);
+    }
+    days.push(conditions.length > 0 ? count([]) : 's.records');
+    daysParams.push(...(conditions.length > 0 ? params : []));
+    if (after !== undefined) days.push(' END');
+    const rows = await this.query(
+      `SELECT country_key, days FROM (
+         SELECT s.country_key, ${days.join('')} AS days FROM ${this.summaryTable} s
+         ${after === undefined ? '' : 'WHERE s.country_key >= ?'}
+       ) c WHERE days > 0 ORDER BY country_key`,
+      [...daysParams, ...(after === undefined ? [] : [after.key])],
     );
     return rows.map((row) => ({ key: String(row.country_key), days: Number(row.days) }));
   }
