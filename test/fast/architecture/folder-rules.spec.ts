@@ -176,6 +176,17 @@ describe('the house rules a scan keeps (decision 0035, issue 46)', () => {
     expect(sqlOutsideDatabase(ROOT)).toEqual([]);
   });
 
+  it('skips a test on one database only through onlyOn (test/support/database-only.ts)', () => {
+    const tests = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
+      .map((file) => `test/${file.split('\\').join('/')}`)
+      .filter((file) => file.endsWith('.ts') && file !== 'test/support/database-only.ts');
+    expect(tests.length).toBeGreaterThan(100);
+    const ownSkips = tests.filter((file) =>
+      /TEST_DB_TYPE[^;\n]*\b(it|describe)\.skip\b/.test(readFileSync(join(ROOT, file), 'utf8')),
+    );
+    expect(ownSkips).toEqual([]);
+  });
+
   it('finds a source over 400 lines, and none in the source', () => {
     tree({
       'libs/lib/src/long.ts': 'export {};\n'.repeat(401),

@@ -9,6 +9,7 @@ import { RevisionRepository } from '@app/database';
 import { SERIES_KEYS, recordBody } from '../../support/fixtures';
 import { DEFAULT_API_TOKENS, TOKENS, TestApp, bootTestApp } from '../../support/test-app';
 import { TEST_DB_TYPE } from '../../support/test-database';
+import { onlyOn } from '../../support/database-only';
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const WRITER = 'writer-token-0123456789abcdef';
@@ -294,7 +295,7 @@ describe.each(SERIES_KEYS)('change feed of %s', (key) => {
 });
 
 describe('change feed: transactions that commit out of their id order', () => {
-  const itMysql = TEST_DB_TYPE === 'mysql' ? it : it.skip;
+  const itMysql = onlyOn('mysql').it;
   let t: TestApp;
   let revisions: RevisionRepository;
   beforeAll(async () => {

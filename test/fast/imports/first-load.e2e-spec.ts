@@ -7,9 +7,10 @@ import { startCli } from '../../support/cli';
 import { TEST_ORIGIN, seedWriter } from '../../support/fixtures';
 import { historySnapshot, snapshot, tableRows } from '../../support/table-snapshot';
 import { TEST_DB_TYPE } from '../../support/test-database';
+import { onlyOn } from '../../support/database-only';
 
 const HEADER = 'date,country,total_cases,new_cases,total_deaths,new_deaths';
-const sqliteOnly = TEST_DB_TYPE === 'mysql' ? it.skip : it;
+const sqliteOnly = onlyOn('sqlite').it;
 
 function day(n: number): string {
   return new Date(Date.UTC(2010, 0, 1 + n)).toISOString().slice(0, 10);

@@ -10,9 +10,9 @@ import { TEST_ORIGIN, seedWriter } from '../../support/fixtures';
 import { statementRunning } from '../../support/running-statement';
 import { tableRows } from '../../support/table-snapshot';
 import { TestApp, bootTestApp } from '../../support/test-app';
-import { TEST_DB_TYPE } from '../../support/test-database';
+import { onlyOn } from '../../support/database-only';
 
-const mysqlOnly = TEST_DB_TYPE === 'mysql' ? describe : describe.skip;
+const mysqlOnly = onlyOn('mysql').describe;
 
 const record = (country: string, date: string, total_cases: number): RecordValues => ({
   date,

@@ -9,9 +9,9 @@ import { recordBody } from '../../support/fixtures';
 import { statementRunning } from '../../support/running-statement';
 import { historySnapshot, tableRows } from '../../support/table-snapshot';
 import { TestApp, bootTestApp } from '../../support/test-app';
-import { TEST_DB_TYPE } from '../../support/test-database';
+import { onlyOn } from '../../support/database-only';
 
-const mysqlOnly = TEST_DB_TYPE === 'mysql' ? describe : describe.skip;
+const mysqlOnly = onlyOn('mysql').describe;
 
 const record = (country: string, date: string, total_cases: number) =>
   recordBody({ country, date, total_cases });

@@ -7,7 +7,7 @@ import { CLIENT_TIMEOUTS } from '@api/client-timeouts';
 import { COVID_SERIES, LIST_PAGE_SIZE, MPOX_SERIES, RecordValues } from '@app/series';
 import { RecordReadsRepository } from '@app/database';
 import { TestApp, bootTestApp } from '../../support/test-app';
-import { TEST_DB_TYPE } from '../../support/test-database';
+import { onlyOn } from '../../support/database-only';
 
 type Row = { id: number; date: string; country: string };
 
@@ -142,7 +142,7 @@ describe('large lists are streamed page by page', () => {
     },
   );
 
-  (TEST_DB_TYPE === 'mysql' ? it : it.skip)(
+  onlyOn('mysql').it(
     'answers 60 concurrent full dumps in full on a pool of two, health staying ok (MySQL)',
     async () => {
       // Page queries of dumps take their turn (ConcurrencyLimit): every dump still answers in

@@ -4,6 +4,7 @@ import { TokenService } from '@api/auth/token.service';
 import { recordBody } from '../../support/fixtures';
 import { TestApp, bootTestApp } from '../../support/test-app';
 import { TEST_DB_TYPE } from '../../support/test-database';
+import { onlyOn } from '../../support/database-only';
 
 describe('schema', () => {
   let t: TestApp;
@@ -164,7 +165,7 @@ describe('schema', () => {
     expect(await t.dataSource.showMigrations()).toBe(false);
   });
 
-  (TEST_DB_TYPE === 'mysql' ? it : it.skip)(
+  onlyOn('mysql').it(
     "waits for another instance's migrations longer than DB_TIMEOUT_MS, without failing (MySQL)",
     async () => {
       // Another instance migrating: it holds the lock for a second, five times DB_TIMEOUT_MS.

@@ -1,6 +1,6 @@
 import { writeTransaction } from '@app/database';
 import { TestApp, bootTestApp } from '../../support/test-app';
-import { TEST_DB_TYPE } from '../../support/test-database';
+import { onlyOn } from '../../support/database-only';
 
 /** A promise and the function that settles it. */
 function signal(): { done: Promise<void>; fire: () => void } {
@@ -9,7 +9,7 @@ function signal(): { done: Promise<void>; fire: () => void } {
   return { done, fire };
 }
 
-(TEST_DB_TYPE === 'mysql' ? describe : describe.skip)('writeTransaction on MySQL', () => {
+onlyOn('mysql').describe('writeTransaction on MySQL', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await bootTestApp();

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliTestBed } from '../../support/cli-test-bed';
-import { TEST_DB_TYPE } from '../../support/test-database';
+import { onlyOn } from '../../support/database-only';
 
 /** `countries` countries with `days` daily records each, from 2020-01-01. */
 function dailyFile(countries: number, days: number): string {
@@ -23,7 +23,7 @@ async function latestDatesPlan(query: (sql: string) => Promise<unknown>): Promis
 }
 
 // MySQL only: SQLite's queries walk the index themselves and keep no statistics to refresh.
-(TEST_DB_TYPE === 'mysql' ? describe : describe.skip)('statistics after an import (MySQL)', () => {
+onlyOn('mysql').describe('statistics after an import (MySQL)', () => {
   const bed = cliTestBed('covid-statistics-');
 
   it('finds the latest date per country by a loose index scan once an import filled the table', async () => {

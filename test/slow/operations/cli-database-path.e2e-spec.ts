@@ -2,14 +2,14 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../support/cli';
-import { TEST_DB_TYPE } from '../../support/test-database';
+import { onlyOn } from '../../support/database-only';
 
 /**
  * A SQLite `DB_PATH` that does not exist (mistyped, or relative and run from another folder):
  * commands that read or change what is there refuse it instead of answering from a new, empty
  * database; an import or a first token creates it, and says so.
  */
-(TEST_DB_TYPE === 'sqlite' ? describe : describe.skip)('admin command line: DB_PATH', () => {
+onlyOn('sqlite').describe('admin command line: DB_PATH', () => {
   let dir: string;
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'covid-cli-path-'));

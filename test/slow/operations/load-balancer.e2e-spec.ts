@@ -13,7 +13,8 @@ import { ApiProcess, databaseEnv, startApi } from '../../support/built-api';
 import { eventually } from '../../support/cli';
 import { flushRedisDb } from '../../support/cli-test-bed';
 import { Nginx, freePort, startNginx } from '../../support/nginx';
-import { TEST_DB_TYPE, TestDatabase, createTestDatabase } from '../../support/test-database';
+import { TestDatabase, createTestDatabase } from '../../support/test-database';
+import { onlyOn } from '../../support/database-only';
 
 /** Our own Redis logical database, flushed at the start. */
 const REDIS_URL = 'redis://127.0.0.1:6379/12';
@@ -236,7 +237,7 @@ function tally(keys: (string | number)[]): string {
 }
 
 // MariaDB only: the instances are separate processes that share the store, as in production.
-(TEST_DB_TYPE === 'mysql' ? describe : describe.skip)(
+onlyOn('mysql').describe(
   'three instances behind a real nginx (MariaDB and Redis; DB_TYPE=mysql)',
   () => {
     let database: TestDatabase;

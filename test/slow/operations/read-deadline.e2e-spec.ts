@@ -7,9 +7,9 @@ import { Connection, createConnection } from 'mysql2/promise';
 import { MESSAGES } from '@app/common';
 import { recordBody } from '../../support/fixtures';
 import { TestApp, bootTestApp } from '../../support/test-app';
-import { TEST_DB_TYPE } from '../../support/test-database';
+import { onlyOn } from '../../support/database-only';
 
-const mysqlOnly = TEST_DB_TYPE === 'mysql' ? describe : describe.skip;
+const mysqlOnly = onlyOn('mysql').describe;
 
 const UNAVAILABLE = { error: MESSAGES.databaseUnavailable };
 
