@@ -86,8 +86,10 @@ describe("the README's examples", () => {
     let api: ApiProcess;
     let port: number;
     let run: { code: number | null; output: string };
+    // Files the examples write into the project folder, removed afterwards unless already there.
     const exportFile = join(ROOT, 'france.csv');
-    const exportExisted = existsSync(exportFile);
+    const seriesFile = join(ROOT, 'covid-series.csv');
+    const written = [exportFile, seriesFile].filter((file) => !existsSync(file));
 
     beforeAll(async () => {
       db = await createTestDatabase();
@@ -101,7 +103,7 @@ describe("the README's examples", () => {
       api?.child.kill('SIGTERM');
       await api?.exited;
       await db?.drop();
-      if (!exportExisted) rmSync(exportFile, { force: true });
+      for (const file of written) rmSync(file, { force: true });
     });
 
     it('every example succeeds', () => {
@@ -131,6 +133,13 @@ describe("the README's examples", () => {
       expect(run.output).toMatch(/"revision":2,"at":"[^"]+","actor":"readme","change":"update"/);
       expect(run.output).toContain('"success":true,"inserted":2,"updated":0');
       expect(run.output).toContain('Données supprimées avec succès.');
+    });
+
+    it("the series download is every place, whole, with OWID's columns", () => {
+      const csv = readFileSync(seriesFile, 'utf8').split('\r\n');
+      expect(csv[0]).toMatch(/^date,country,iso_code,total_cases,/);
+      // Every record of the JHU file and the two of the bulk, one row each, and the header.
+      expect(csv.filter(Boolean)).toHaveLength(225_171 + 2 + 1);
     });
 
     it("the export wrote France's MPOX figures as CSV", () => {
