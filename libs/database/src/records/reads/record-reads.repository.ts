@@ -4,6 +4,7 @@ import { FiguresRepository } from '../figures/figures.repository';
 import { WORLD } from '@app/countries';
 import { CorrectionsRepository } from '../history/corrections.repository';
 import { RevisionRepository } from '../history/revision.repository';
+import { VintagesRepository } from '../history/vintages.repository';
 import { ListCursor } from '../list-cursor';
 import { FIGURE_COLUMNS_SQL, RECORD_COLUMNS_SQL, Row, toDaily, toRecord } from '../record-rows';
 import { DailyValues, ListFilter, SeriesDefinition, SeriesRecord } from '../series.types';
@@ -32,6 +33,8 @@ export class RecordReadsRepository {
   readonly figures: FiguresRepository;
   /** The corrections found in the history (`/corrections`, the series' flags). */
   readonly corrections: CorrectionsRepository;
+  /** Every version of every figure, from the history (`/vintages`, `/series?lag=N`). */
+  readonly vintages: VintagesRepository;
   /** Changes with every committed write, on SQLite only (see `FiguresRepository`). */
   readonly version?: () => Promise<string>;
 
@@ -69,6 +72,7 @@ export class RecordReadsRepository {
       definition.key,
       mysql,
     );
+    this.vintages = new VintagesRepository((sql, params) => this.rows(sql, params), definition.key);
   }
 
   private async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
