@@ -72,7 +72,11 @@ export class RecordReadsRepository {
       definition.key,
       mysql,
     );
-    this.vintages = new VintagesRepository((sql, params) => this.rows(sql, params), definition.key);
+    this.vintages = new VintagesRepository(
+      (sql, params) => this.rows(sql, params),
+      definition.key,
+      mysql,
+    );
   }
 
   private async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
