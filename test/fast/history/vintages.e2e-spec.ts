@@ -269,6 +269,13 @@ describe('vintages', () => {
     expect(csv.headers.link).toBe(
       `</api/covid/vintages?country=Peru&limit=2&format=csv&after=${next}>; rel="next"`,
     );
+    // A download without `limit` is the whole list (from the cursor when given), with no Link.
+    const whole = await get('/api/covid/vintages?format=csv');
+    expect(whole.status).toBe(200);
+    expect(whole.headers.link).toBeUndefined();
+    const lines = whole.text.split('\r\n');
+    expect(lines).toHaveLength(1 + all.length + 1);
+    expect(lines[1]).toBe('2021-03-01,Chile,CL,total_cases,100,2021-03-01T20:00:00.000Z,0');
     const ndjson = await get(`/api/covid/vintages?country=Peru&format=ndjson&after=${next}`);
     expect(ndjson.status).toBe(200);
     expect(ndjson.headers['content-type']).toMatch(/^application\/x-ndjson/);

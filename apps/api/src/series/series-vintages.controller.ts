@@ -1,4 +1,4 @@
-import { Query, Req, Res, Type } from '@nestjs/common';
+import { Query, Req, Res, StreamableFile, Type } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import {
   InjectSeries,
@@ -8,7 +8,7 @@ import {
   SeriesService,
 } from '@app/series';
 import { ListFormatParam } from '../list-routes/list-route.decorator';
-import { pageReply } from '../list-routes/list-reply';
+import { listReply, pageReply } from '../list-routes/list-reply';
 import { VintagesQueryDto } from './dto/vintages-query.dto';
 import { SeriesListRoute } from './series-list-route.decorator';
 import { VintagesPageResponse } from './series.responses';
@@ -44,7 +44,8 @@ export function SeriesVintagesController(definition: SeriesDefinition): Type<obj
         '`issued_at` (when the service stored it) and `lag` (whole days from the date to ' +
         '`issued_at`). By place, date, figure, then as issued; `from`/`to` filter the ' +
         "figures' dates, `issued_since`/`issued_until` the moment issued. JSON " +
-        '(`{vintages, next}`), CSV or NDJSON (`next` in the `Link` header). docs/vintages.md',
+        '(`{vintages, next}`), CSV or NDJSON (`next` in the `Link` header); CSV and NDJSON ' +
+        'without `limit`: every version, streamed. docs/vintages.md',
       ok: { description: 'A page of versions', type: VintagesPageResponse },
       badRequest: {
         description: 'Malformed query parameter',
@@ -56,7 +57,15 @@ export function SeriesVintagesController(definition: SeriesDefinition): Type<obj
       @ListFormatParam() format: ListFormat,
       @Req() request: FastifyRequest,
       @Res({ passthrough: true }) reply: FastifyReply,
-    ): Promise<string> {
+    ): Promise<string | StreamableFile> {
+      // A download (CSV, NDJSON) without `limit` is the whole list, as the other lists'.
+      if (format !== 'json' && query.limit === undefined) {
+        const chunks = this.series.vintages.whole(query, format);
+        return listReply({ kind: 'stream', chunks }, format, request, reply, {
+          query: { ...query },
+          filename: `${definition.key}-vintages`,
+        }) as StreamableFile;
+      }
       const page = await this.series.vintages.list(query, format);
       return pageReply(page, format, request, reply, {
         query: { ...query },

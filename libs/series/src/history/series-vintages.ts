@@ -14,11 +14,14 @@ import {
   VintageFilter,
   VintagesRepository,
 } from '@app/database';
-import { ListFormat } from '../list-format';
+import { ListFormat, listChunks } from '../list-format';
 import { VintagePosition, decodeVintageCursor } from './vintage-cursor';
 import {
   DEFAULT_VINTAGES_LIMIT,
+  MAX_VINTAGES_LIMIT,
   PlacedVintage,
+  VINTAGE_COLUMNS,
+  Vintage,
   VintagesPage,
   figuresAtLag,
   groupsOf,
@@ -72,6 +75,35 @@ export class SeriesVintages {
 
   /** A page of `/vintages` in `format`; 400 naming the parameter for a query that cannot be. */
   async list(query: VintagesQuery, format: ListFormat): Promise<VintagesPage> {
+    const { filter, fields, issued, after } = this.prepare(query);
+    const limit = query.limit ?? DEFAULT_VINTAGES_LIMIT;
+    const page = await this.listPages.run(() => this.read(filter, fields, issued, limit, after));
+    return vintagesPage(page.placed, page.next, format);
+  }
+
+  /**
+   * Every version of `query` (from its cursor on) as chunks of `format`: a download without
+   * `limit`, read page after page (each taking its turn with the other large lists'). Checked
+   * before the first chunk, so that a bad query is a 400, not a broken stream.
+   */
+  whole(query: VintagesQuery, format: ListFormat): AsyncIterable<string> {
+    const { filter, fields, issued, after } = this.prepare(query);
+    const pages = async function* (this: SeriesVintages): AsyncGenerator<Vintage[]> {
+      let position = after;
+      for (;;) {
+        const page = await this.listPages.run(() =>
+          this.read(filter, fields, issued, MAX_VINTAGES_LIMIT, position),
+        );
+        yield page.placed.map((p) => p.vintage);
+        if (page.next === undefined) return;
+        position = page.next;
+      }
+    };
+    return listChunks(format, VINTAGE_COLUMNS, pages.call(this));
+  }
+
+  /** The query checked and worked out; 400 naming the parameter for one that cannot be. */
+  private prepare(query: VintagesQuery) {
     const after = query.after === undefined ? undefined : decodeVintageCursor(query.after);
     if (query.after !== undefined && after === undefined) {
       throw badQuery({ field: 'after', problem: 'not-a-cursor' });
@@ -97,11 +129,7 @@ export class SeriesVintages {
       const at = Date.parse(p.vintage.issued_at);
       return (since === undefined || at >= since) && (until === undefined || at < until);
     };
-    const limit = query.limit ?? DEFAULT_VINTAGES_LIMIT;
-    const page = await this.listPages.run(() =>
-      this.read(filter, parsed.fields, issued, limit, after),
-    );
-    return vintagesPage(page.placed, page.next, format);
+    return { filter, fields: parsed.fields, issued, after };
   }
 
   /**

@@ -39,7 +39,7 @@ export interface PlacedVintage {
   vintage: Vintage;
 }
 
-const VINTAGE_COLUMNS: ListColumns<Vintage> = [
+export const VINTAGE_COLUMNS: ListColumns<Vintage> = [
   'date',
   'country',
   'iso_code',
