@@ -7,7 +7,10 @@
  * figures the evening of that day, then a revision of one day's cases and a deletion later on.
  * Each write's moment is then set to that day (the commit and its revisions), as if it ran then.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { MESSAGES } from '@app/common';
+import { cliTestBed } from '../../support/cli-test-bed';
 import { TOKENS, TestApp, bootTestApp } from '../../support/test-app';
 
 type Row = readonly [string, string, number, number, number, number];
@@ -397,5 +400,62 @@ describe('vintages', () => {
     }
     expect((await get('/api/covid/vintages', null)).status).toBe(401);
     expect((await get('/api/mpox/vintages')).body).toEqual({ vintages: [], next: null });
+  });
+});
+
+describe('vintages of imports', () => {
+  const bed = cliTestBed('vintages-');
+  const HEADER = 'date,country,total_cases,new_cases,total_deaths,new_deaths';
+  const lines = FIRST.map((row) => row.join(','));
+  /** The copy with 2 of its `total_cases` revised (one higher). */
+  const REVISED = lines.map((line) =>
+    /^2021-03-0[36],Chile,/.test(line)
+      ? line.replace(
+          /^(\d{4}-\d\d-\d\d,Chile,)(\d+)/,
+          (_, head: string, n: string) => `${head}${Number(n) + 1}`,
+        )
+      : line,
+  );
+  const file = (name: string, rows: string[]) => {
+    const path = join(bed.dir, name);
+    writeFileSync(path, `${[HEADER, ...rows].join('\n')}\n`);
+    return path;
+  };
+  const get = (path: string) =>
+    bed.t.http.get(path).set('Authorization', `Bearer ${TOKENS.reader}`);
+
+  it('lists both versions of each revised figure, one of every other, issued at each import', async () => {
+    const before = Date.now();
+    expect((await bed.cli('import', 'covid', file('cases.csv', lines))).code).toBe(0);
+    const between = Date.now();
+    // The whole store as it stood right after the first import, for every date.
+    const first = await get('/api/covid/series?country=Chile&lag=3650&metrics=total_cases');
+    expect((await bed.cli('import', 'covid', file('cases.csv', REVISED))).code).toBe(0);
+    const after = Date.now();
+
+    const res = await get('/api/covid/vintages?fields=total_cases');
+    expect(res.status).toBe(200);
+    const vintages = (res.body as Page).vintages;
+    expect(vintages).toHaveLength(FIRST.length + 2);
+    const issued = (v: Vintage) => Date.parse(v.issued_at);
+    const revised = vintages.filter((v) => v.date === '2021-03-03' || v.date === '2021-03-06');
+    expect(revised.filter((v) => v.country === 'Chile').map((v) => v.value)).toEqual([
+      120, 121, 135, 136,
+    ]);
+    for (const v of vintages) {
+      const second = revised.includes(v) && vintages.indexOf(v) % 2 === 1;
+      expect(issued(v)).toBeGreaterThanOrEqual(second ? between : before);
+      expect(issued(v)).toBeLessThanOrEqual(second ? after : between);
+      expect(v.lag).toBe(Math.floor((issued(v) - Date.parse(v.date)) / 86_400_000));
+    }
+    // The first import's figures still read, now that the second is in, through `as_of`...
+    const asOf = new Date(between).toISOString();
+    const then = await get(`/api/covid/series?country=Chile&metrics=total_cases&as_of=${asOf}`);
+    expect(then.body).toEqual(first.body);
+    // ...and the live series is what the lag of ten years sees.
+    const live = await get('/api/covid/series?country=Chile&metrics=total_cases');
+    const late = await get('/api/covid/series?country=Chile&lag=3650&metrics=total_cases');
+    expect(late.body).toEqual(live.body);
+    expect(late.body).not.toEqual(first.body);
   });
 });
