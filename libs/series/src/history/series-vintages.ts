@@ -68,9 +68,11 @@ const READ_BUDGET = 20_000;
  * place as they stood N days after each date (`/series?lag=N`). COVID and MPOX share it.
  */
 export class SeriesVintages {
+  /** @param readBudget revisions a request reads at most beyond its page (READ_BUDGET). */
   constructor(
-    private readonly repository: VintagesRepository,
+    private readonly repository: Pick<VintagesRepository, 'revisionsOf'>,
     private readonly listPages: ConcurrencyLimit,
+    private readonly readBudget = READ_BUDGET,
   ) {}
 
   /** A page of `/vintages` in `format`; 400 naming the parameter for a query that cannot be. */
@@ -173,7 +175,7 @@ export class SeriesVintages {
       const last = groups[groups.length - 1];
       if (!full || !last) return { placed };
       start = { key: last.key, date: addDays(last.date, 1) };
-      if (read >= READ_BUDGET + limit) {
+      if (read >= this.readBudget + limit) {
         const end = { key: last.key, date: last.date, field: VINTAGE_FIELDS.length };
         return { placed, next: { ...end, seq: 0, order: 0, id: 0 } };
       }
