@@ -10,6 +10,7 @@ import { SyncReadStats, WriteLatencies } from './sync-run';
 import { CursorPagesStats, formatCursorPages } from './cursor-run';
 import { SeriesStats, formatSeries } from './series-run';
 import { formatCorrections } from './corrections-run';
+import { formatVintages } from './vintages-run';
 import { FeedPageStats, formatFeedPage } from './feed-run';
 import { RecordHistoryStats, formatRecordHistory } from './history-run';
 import { LoadStats } from './load-run';
@@ -228,6 +229,7 @@ export function formatResult(result: BenchResult): string {
     ...(result.restate ? [formatRestate(result.restate)] : []),
     ...(result.revisedFile ? [formatRevisedFile(result.revisedFile)] : []),
     ...(result.revisedFile?.corrections ? [formatCorrections(result.revisedFile.corrections)] : []),
+    ...(result.revisedFile?.vintages ? formatVintages(result.revisedFile.vintages) : []),
     ...(result.recordHistory ? [formatRecordHistory(result.recordHistory)] : []),
     ...(result.feedPage ? [formatFeedPage(result.feedPage)] : []),
     ...(result.yearOfSyncs ? formatYearOfSyncs(result.yearOfSyncs) : []),

@@ -132,6 +132,13 @@ function check(result: BenchResult): string[] {
       revised.corrections.country.failedReads === 0,
     "revised file: a country's corrections listed, every read answered",
   );
+  expect(
+    revised?.vintages !== undefined &&
+      revised.vintages.listed > 0 &&
+      revised.vintages.country.failedReads === 0 &&
+      revised.vintages.lagSeries.failedReads === 0,
+    "revised file: a country's versions listed, its series 7 days on, every read answered",
+  );
   problems.push(...yearOfSyncsProblems(result.yearOfSyncs));
   const history = result.recordHistory;
   expect(

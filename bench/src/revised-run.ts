@@ -3,6 +3,7 @@ import { BenchDb, ImportResult } from './bench-database';
 import { AUTH } from './bench-servers';
 import { CorrectionsStats, runCorrections } from './corrections-run';
 import { importOverLoaded } from './restate-run';
+import { VintagesStats, runVintages } from './vintages-run';
 import { WriteLatencies } from './sync-run';
 
 /** The share of the COVID file's rows revised: a routine correction by a source. */
@@ -24,6 +25,8 @@ export interface RevisedFileStats {
   writes: WriteLatencies;
   /** A country's corrections read once the revised copy is in (issue 45's target). */
   corrections?: CorrectionsStats;
+  /** A country's versions and its series 7 days on, once the revised copy is in (issue 54). */
+  vintages?: VintagesStats;
 }
 
 interface Change {
@@ -78,7 +81,8 @@ async function verifiedRevisions(
 /**
  * The section "revised file": after the first load of the COVID file, the CLI imports a copy with
  * 1% of its rows revised (scattered) while POSTs are sent at `writesPerSecond`; then a country's
- * corrections are read at 20/s (`runCorrections`).
+ * corrections are read at 20/s (`runCorrections`), then a country's versions and its series 7 days
+ * on (`runVintages`).
  */
 export async function runRevisedFile(
   db: BenchDb,
@@ -87,6 +91,7 @@ export async function runRevisedFile(
   writesPerSecond = 20,
 ): Promise<RevisedFileStats> {
   let corrections: CorrectionsStats | undefined;
+  let vintages: VintagesStats | undefined;
   const run = await importOverLoaded(
     db,
     port,
@@ -97,6 +102,7 @@ export async function runRevisedFile(
       const verified = await verifiedRevisions(apiUrl, since, revised);
       // The store loaded and revised, its history large: what a country's corrections cost.
       corrections = await runCorrections(apiUrl);
+      vintages = await runVintages(apiUrl);
       return verified;
     },
   );
@@ -107,5 +113,6 @@ export async function runRevisedFile(
     verified: run.checked,
     writes: run.writes,
     corrections,
+    vintages,
   };
 }

@@ -271,6 +271,8 @@ describe('OpenAPI document (/api/docs-json)', () => {
       ['/api/mpox/series', 'private'],
       ['/api/covid/corrections', 'private'],
       ['/api/mpox/corrections', 'private'],
+      ['/api/covid/vintages', 'private'],
+      ['/api/mpox/vintages', 'private'],
       ['/api/population', 'public'],
       ['/api/regions', 'public'],
     ];

@@ -107,6 +107,13 @@ function tokenRoutes(): TokenRoute[] {
       },
       {
         method: 'get',
+        template: `/api/${key}/vintages`,
+        scopes: read,
+        success: 200,
+        call: (t, token) => t.http.get(`/api/${key}/vintages?limit=1`).set(bearer(token)),
+      },
+      {
+        method: 'get',
         template: `/api/${key}/series`,
         scopes: read,
         success: 200,

@@ -137,6 +137,14 @@ describe('a TypeScript client generated from the OpenAPI document', () => {
         200,
       );
       await call('delete', `/api/${key}/data/{id}`, `/api/${key}/data/${id}`, 200);
+      // Versions: France's first values, the PUT's, the deletion's nulls (a place, then Korea's).
+      await call('get', `/api/${key}/vintages`, `/api/${key}/vintages?limit=20`, 200);
+      await call(
+        'get',
+        `/api/${key}/series`,
+        `/api/${key}/series?country=Korea,%20South&lag=30`,
+        200,
+      );
     }
     await call('get', '/api/covid/public/latest', '/api/covid/public/latest', 200);
     await call('get', '/api/covid/public/totals', '/api/covid/public/totals', 200);
@@ -153,6 +161,7 @@ describe('a TypeScript client generated from the OpenAPI document', () => {
     await call('get', '/api/regions', '/api/regions', 200);
     await call('get', '/api/covid/series', '/api/covid/series?metrics=cases', 400);
     await call('get', '/api/covid/corrections', '/api/covid/corrections?after=x', 400);
+    await call('get', '/api/covid/vintages', '/api/covid/vintages?fields=cases', 400);
     await call(
       'get',
       '/api/covid/public/country/{country}/corrections',

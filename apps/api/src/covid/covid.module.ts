@@ -3,6 +3,7 @@ import { COVID_SERIES, SeriesModule } from '@app/series';
 import { ResponseCacheModule } from '../response-cache/response-cache.module';
 import { CovidChangesController } from './covid-changes.controller';
 import { CovidCorrectionsController } from './covid-corrections.controller';
+import { CovidVintagesController } from './covid-vintages.controller';
 import { CovidCountriesController } from './covid-countries.controller';
 import { CovidDataController } from './covid-data.controller';
 import { CovidWeeklyController } from './covid-weekly.controller';
@@ -20,6 +21,7 @@ const covidSeries = SeriesModule.forSeries(COVID_SERIES);
     CovidCountriesController,
     CovidChangesController,
     CovidCorrectionsController,
+    CovidVintagesController,
     CovidSeriesController,
   ],
   exports: [covidSeries],

@@ -3,6 +3,7 @@ import { MPOX_SERIES, SeriesModule } from '@app/series';
 import { ResponseCacheModule } from '../response-cache/response-cache.module';
 import { MpoxChangesController } from './mpox-changes.controller';
 import { MpoxCorrectionsController } from './mpox-corrections.controller';
+import { MpoxVintagesController } from './mpox-vintages.controller';
 import { MpoxCountriesController } from './mpox-countries.controller';
 import { MpoxDataController } from './mpox-data.controller';
 import { MpoxWeeklyController } from './mpox-weekly.controller';
@@ -20,6 +21,7 @@ const mpoxSeries = SeriesModule.forSeries(MPOX_SERIES);
     MpoxCountriesController,
     MpoxChangesController,
     MpoxCorrectionsController,
+    MpoxVintagesController,
     MpoxSeriesController,
   ],
   exports: [mpoxSeries],

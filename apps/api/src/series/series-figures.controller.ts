@@ -24,6 +24,7 @@ const SERIES_LINK_PARAMETERS = [
   'limit',
   'format',
   'as_of',
+  'lag',
 ] as const;
 
 /**

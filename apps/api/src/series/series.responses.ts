@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { FIGURE_FLAGS } from '@app/series';
-import { CORRECTED_FIELDS, CORRECTION_KINDS } from '@app/database';
+import { CORRECTED_FIELDS, CORRECTION_KINDS, VINTAGE_FIELDS } from '@app/database';
 
 /** An array of figures rounded to 3 decimals, null where one cannot be computed. */
 const NULLABLE_NUMBERS = { type: 'array', items: { type: 'number', nullable: true } } as const;
@@ -310,4 +310,58 @@ export class CountryCorrectionsResponse {
     description: 'Latest change first; without their source (docs/corrections.md)',
   })
   corrections: PublicCorrectionResponse[];
+}
+
+export class VintageResponse {
+  @ApiProperty({ example: '2021-03-02', format: 'date', description: "The figure's own date" })
+  date: string;
+  @ApiProperty({
+    example: 'Chile',
+    description: 'The place as its latest revision that date names it',
+  })
+  country: string;
+  @ApiProperty({
+    example: 'CL',
+    type: 'string',
+    nullable: true,
+    description: 'ISO 3166-1 alpha-2 code; null for a place that is not a country',
+  })
+  iso_code: string | null;
+  @ApiProperty({ enum: VINTAGE_FIELDS, example: 'total_cases' }) field: string;
+  @ApiProperty({
+    example: 112,
+    type: 'number',
+    nullable: true,
+    description:
+      'The value this version published; null when the figure was deleted (or its record moved ' +
+      'to another place or date)',
+  })
+  value: number | null;
+  @ApiProperty({
+    example: '2026-11-26T10:42:12.345Z',
+    format: 'date-time',
+    description: 'When the service stored this value: the commit of its revision',
+  })
+  issued_at: string;
+  @ApiProperty({
+    example: 2095,
+    type: 'integer',
+    description: "Whole days from the figure's date (00:00 UTC) to `issued_at`",
+  })
+  lag: number;
+}
+
+export class VintagesPageResponse {
+  @ApiProperty({
+    type: [VintageResponse],
+    description: 'By place, date, figure, then as issued; the first published version included',
+  })
+  vintages: VintageResponse[];
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    example: 'MjAyMS0wMy0wMiwwLjEyLjEuMzQsY2hpbGU',
+    description: 'The next page is `after=<next>`; null on the last page',
+  })
+  next: string | null;
 }

@@ -8,5 +8,6 @@ export * from './bulk';
 export * from './history/revision.repository';
 export * from './history/corrections.repository';
 export * from './history/revision-pruner';
+export * from './history/vintages.repository';
 export * from './figures/figures.repository';
 export * from './figures/region-members.reconciler';

@@ -31,6 +31,7 @@ export interface FigureRequest {
   after?: FigureCursor;
   limit?: number;
   asOf?: number;
+  lag?: number;
 }
 
 /** The days whose rows the request answers: whole ISO weeks for `period=week`. */

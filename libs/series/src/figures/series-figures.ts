@@ -4,6 +4,7 @@ import { FiguresRepository, PopulationRow } from '@app/database';
 import { ListFormat, isWholeDownload, listChunks, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
 import { SeriesCorrections, correctedOfAny } from '../history/series-corrections';
+import { SeriesVintages } from '../history/series-vintages';
 import { PopulationOf } from './daily-figures';
 import { FigureCursor, decodeFigureCursor, encodeFigureCursor } from './figure-cursor';
 import { mapCountries } from './figure-map';
@@ -36,6 +37,8 @@ export interface FigureQuery {
   period?: FigurePeriod;
   after?: string;
   limit?: number;
+  /** Each figure as it stood this many days after its date (docs/vintages.md). */
+  lag?: number;
 }
 
 /** A `/public/map` request. */
@@ -80,6 +83,7 @@ export class SeriesFigures {
     private readonly cache: ReadCache,
     private readonly listPages: ConcurrencyLimit,
     private readonly corrections?: SeriesCorrections,
+    private readonly vintages?: SeriesVintages,
   ) {}
 
   /** A region's corrected dates: kept with its days, or as of the request's instant. */
@@ -139,8 +143,17 @@ export class SeriesFigures {
     }
     const period = query.period ?? 'day';
     const request = { ...query, period, metrics: parsed.metrics, after, asOf };
+    if (query.lag !== undefined) {
+      // A lag is read from one place's revisions: a region's sums per lag, or every place's
+      // series, would read the history of many places for one answer (decision 0050).
+      if (asOf !== undefined) throw badQuery({ field: 'lag', problem: 'not-with', other: 'as_of' });
+      if (query.country === undefined) throw badQuery({ field: 'country', problem: 'required' });
+    }
     if (query.country !== undefined) {
       const place = await this.place(query.country, asOf);
+      if (query.lag !== undefined && place.kind === 'region') {
+        throw badQuery({ field: 'lag', problem: 'not-with', other: `country=${place.name}` });
+      }
       const key = `series:${format}:${JSON.stringify({ ...request, country: place.key })}`;
       const page = await this.cache.getCached(key, () =>
         this.placePage(place, request, format, `${key} ${place.name}`),
@@ -178,6 +191,10 @@ export class SeriesFigures {
       const corrected = await this.regionCorrected(region, request);
       const populationOf = this.populationOf(table, { region: place.region });
       return { days, table, corrected, populationOf };
+    }
+    if (request.lag !== undefined && this.vintages) {
+      const atLag = await this.vintages.placeDaysAtLag(place.key, range, request.lag);
+      return { ...atLag, table, populationOf: this.populationOf(table, { iso3: place.iso3 }) };
     }
     const { days } = await this.listPages.run(() => this.repository.placeDays(place.key, range));
     const corrected = await this.correctedDates(place.key, request);

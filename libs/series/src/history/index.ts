@@ -6,3 +6,6 @@ export * from './revision-reads.service';
 export * from './correction-cursor';
 export * from './correction-list';
 export * from './series-corrections';
+export * from './vintage-cursor';
+export * from './vintage-list';
+export * from './series-vintages';

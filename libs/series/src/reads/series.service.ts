@@ -21,6 +21,7 @@ import { FeedBody, ListFormat, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
 import { weeklySeries } from '../weekly/weekly-series';
 import { SeriesCorrections } from '../history/series-corrections';
+import { SeriesVintages } from '../history/series-vintages';
 import { FigureBody, FigureQuery, MapQuery, SeriesFigures } from '../figures/series-figures';
 import { RecordWriter } from '../writes/record-writer.service';
 import { ListBody, RecordLists } from './record-lists.service';
@@ -66,6 +67,8 @@ export class SeriesService {
   readonly figures: SeriesFigures;
   /** The corrections: `/corrections`, a country's latest, the series' flags. */
   readonly corrections: SeriesCorrections;
+  /** Every version of every figure: `/vintages`, `/series?lag=N`. */
+  readonly vintages: SeriesVintages;
 
   constructor(
     readonly definition: SeriesDefinition,
@@ -85,12 +88,14 @@ export class SeriesService {
       (key) => repository.figures.placeName(key),
       repository.version,
     );
+    this.vintages = new SeriesVintages(repository.vintages, this.listPages);
     this.figures = new SeriesFigures(
       repository.figures,
       options.population ?? (() => Promise.resolve([])),
       this.cache,
       this.listPages,
       this.corrections,
+      this.vintages,
     );
   }
 

@@ -10,6 +10,9 @@ import {
 import { parseAsOf } from '../history/as-of';
 import { decodeChangeCursor } from '../history/change-cursor';
 import { decodeCorrectionCursor } from '../history/correction-cursor';
+import { decodeVintageCursor } from '../history/vintage-cursor';
+import { parseVintageFields } from '../history/series-vintages';
+import { VINTAGE_FIELDS } from '@app/database';
 import { LIST_FORMATS, isListFormat } from '../list-format';
 import { parseMetrics } from '../figures/figure-metrics';
 import { decodeFigureCursor } from '../figures/figure-cursor';
@@ -177,4 +180,22 @@ export function IsCorrectionCursor() {
   return ruleDecorator('isCorrectionCursor', (value, field) =>
     decodeCorrectionCursor(value) ? undefined : { field, problem: 'not-a-cursor' },
   );
+}
+
+/** A cursor this API wrote in the list of versions (`/vintages`' `after`). */
+export function IsVintageCursor() {
+  return ruleDecorator('isVintageCursor', (value, field) =>
+    decodeVintageCursor(value) ? undefined : { field, problem: 'not-a-cursor' },
+  );
+}
+
+/** A comma-separated list of stored figures (`/vintages`' `fields`). */
+export function IsVintageFieldList() {
+  return ruleDecorator('isVintageFieldList', (value, field) => {
+    if (typeof value !== 'string') return { field, problem: 'not-a-string' };
+    if (value.length > 200) return { field, problem: 'length-out-of-range', min: 0, max: 200 };
+    return 'unknown' in parseVintageFields(value)
+      ? { field, problem: 'not-one-of', values: VINTAGE_FIELDS }
+      : undefined;
+  });
 }

@@ -7,6 +7,8 @@ import {
   FigureQuery,
   IsFigureCursor,
   IsIntegerFrom,
+  IsIntegerInRange,
+  MAX_LAG_DAYS,
   IsMetricList,
   IsOneOf,
   ListFormat,
@@ -77,6 +79,22 @@ export class SeriesQueryDto extends AsOfQueryDto implements FigureQuery {
   @Transform(toInteger)
   @IsIntegerFrom(1)
   limit?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_LAG_DAYS,
+    example: 7,
+    description:
+      'Each stored figure as it stood this many days after its own date (its latest version ' +
+      'issued before the end of that day, UTC; the day is absent when none was), and the metrics ' +
+      'computed from those values (docs/vintages.md). Needs `country`, a country or stored place ' +
+      '(a region, or no `country`: 400); not with `as_of` (400)',
+  })
+  @IsOptional()
+  @Transform(toInteger)
+  @IsIntegerInRange(0, MAX_LAG_DAYS)
+  lag?: number;
 
   @FormatField()
   format?: ListFormat;

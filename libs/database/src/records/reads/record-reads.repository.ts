@@ -5,6 +5,7 @@ import { WORLD } from '@app/countries';
 import { CorrectionsRepository } from '../history/corrections.repository';
 import { RevisionRepository } from '../history/revision.repository';
 import { countrySummariesTable } from '../derived-tables';
+import { VintagesRepository } from '../history/vintages.repository';
 import { ListCursor } from '../list-cursor';
 import { FIGURE_COLUMNS_SQL, RECORD_COLUMNS_SQL, Row, toDaily, toRecord } from '../record-rows';
 import { DailyValues, ListFilter, SeriesDefinition, SeriesRecord } from '../series.types';
@@ -35,6 +36,8 @@ export class RecordReadsRepository {
   readonly figures: FiguresRepository;
   /** The corrections found in the history (`/corrections`, the series' flags). */
   readonly corrections: CorrectionsRepository;
+  /** Every version of every figure, from the history (`/vintages`, `/series?lag=N`). */
+  readonly vintages: VintagesRepository;
   /** Changes with every committed write, on SQLite only (see `FiguresRepository`). */
   readonly version?: () => Promise<string>;
 
@@ -70,6 +73,11 @@ export class RecordReadsRepository {
       mysql,
     );
     this.corrections = new CorrectionsRepository(
+      (sql, params) => this.rows(sql, params),
+      definition.key,
+      mysql,
+    );
+    this.vintages = new VintagesRepository(
       (sql, params) => this.rows(sql, params),
       definition.key,
       mysql,
