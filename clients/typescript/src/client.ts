@@ -25,20 +25,8 @@ export type Change = RowsOf<Ok<'/api/covid/changes'>>;
 export type PopulationRow = RowsOf<Ok<'/api/population'>>;
 export type Region = RowsOf<Ok<'/api/regions'>>;
 
-/** A version of a figure as issue 54 states it, until the route is in the OpenAPI document. */
-export interface StatedVintageRow {
-  date: string;
-  country: string;
-  iso_code: string | null;
-  field: string;
-  value: number | null;
-  issued_at: string;
-  lag: number;
-}
-/** The generated type once `/vintages` is in the document (types regenerated), else the stated one. */
-export type VintageRow = '/api/covid/vintages' extends keyof paths
-  ? RowsOf<Ok<'/api/covid/vintages'>>
-  : StatedVintageRow;
+/** A version of a figure (`/vintages`). */
+export type VintageRow = RowsOf<Ok<'/api/covid/vintages'>>;
 export interface VintageQuery {
   country?: string;
   from?: string;

@@ -140,8 +140,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Every country's value of one COVID-19 metric on a date or over a week (the map)
-     * @description Countries with a record that day (`date`) or ISO week (`week`: any date of it; `period=week` figures, dated by its Sunday); without either, the latest date with a record. Places that are not countries are left out. Metrics as `/series` (docs/figures.md).
+     * Every country's latest value of one COVID-19 metric at or before a date or week (the map)
+     * @description Each country's latest value at or before a day (`date`) or ISO week (`week`: any date of it; `period=week` figures, dated by its Sunday), with its own `date`; without either, the latest date with a record. Places that are not countries are left out. Metrics as `/series` (docs/figures.md).
      */
     get: operations['CovidHistoryController_map'];
     put?: never;
@@ -332,6 +332,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/covid/vintages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every version of every COVID-19 figure
+     * @description One row per version of each stored figure (total_cases, new_cases, total_deaths, new_deaths), the first published one included: its value (null for a deletion), `issued_at` (when the service stored it) and `lag` (whole days from the date to `issued_at`). By place, date, figure, then as issued; `from`/`to` filter the figures' dates, `issued_since`/`issued_until` the moment issued. JSON (`{vintages, next}`), CSV or NDJSON (`next` in the `Link` header); CSV and NDJSON without `limit`: every version, streamed. docs/vintages.md
+     */
+    get: operations['CovidVintagesController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/covid/series': {
     parameters: {
       query?: never;
@@ -437,8 +457,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Every country's value of one MPOX metric on a date or over a week (the map)
-     * @description Countries with a record that day (`date`) or ISO week (`week`: any date of it; `period=week` figures, dated by its Sunday); without either, the latest date with a record. Places that are not countries are left out. Metrics as `/series` (docs/figures.md).
+     * Every country's latest value of one MPOX metric at or before a date or week (the map)
+     * @description Each country's latest value at or before a day (`date`) or ISO week (`week`: any date of it; `period=week` figures, dated by its Sunday), with its own `date`; without either, the latest date with a record. Places that are not countries are left out. Metrics as `/series` (docs/figures.md).
      */
     get: operations['MpoxHistoryController_map'];
     put?: never;
@@ -629,6 +649,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/mpox/vintages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every version of every MPOX figure
+     * @description One row per version of each stored figure (total_cases, new_cases, total_deaths, new_deaths), the first published one included: its value (null for a deletion), `issued_at` (when the service stored it) and `lag` (whole days from the date to `issued_at`). By place, date, figure, then as issued; `from`/`to` filter the figures' dates, `issued_since`/`issued_until` the moment issued. JSON (`{vintages, next}`), CSV or NDJSON (`next` in the `Link` header); CSV and NDJSON without `limit`: every version, streamed. docs/vintages.md
+     */
+    get: operations['MpoxVintagesController_list'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/mpox/series': {
     parameters: {
       query?: never;
@@ -694,8 +734,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * World and the six continents, each with its member countries
-     * @description A region's `/series` figures are the sums of its members' (docs/figures.md says where this membership differs from Our World in Data's).
+     * Every region `/series` accepts: World, OWID's six continents, the European Union, WHO's six regions, each with its code, members, source and deviations
+     * @description A region's `/series` figures are the sums of its members' (docs/figures.md). `/series` takes its name, code or an alias, case ignored; an unknown one is a 400 naming `country`.
      */
     get: operations['RegionsController_list'];
     put?: never;
@@ -967,6 +1007,12 @@ export interface components {
        * @example FRA
        */
       iso3: string;
+      /**
+       * Format: date
+       * @description The value's day (or week's Sunday): the country's latest at or before the answer's `date`
+       * @example 2022-08-07
+       */
+      date: string;
       /** @example 0.992 */
       value: number | null;
     };
@@ -999,7 +1045,7 @@ export interface components {
        * @enum {string}
        */
       period: 'day' | 'week';
-      /** @description Every country with a record that day or week, by name */
+      /** @description Every country with a record at or before that day or week: its latest value, by name */
       countries: components['schemas']['MapCountryResponse'][];
     };
     CountryLatestResponse: {
@@ -1247,6 +1293,54 @@ export interface components {
        */
       next: string | null;
     };
+    VintageResponse: {
+      /**
+       * Format: date
+       * @description The figure's own date
+       * @example 2021-03-02
+       */
+      date: string;
+      /**
+       * @description The place as its latest revision that date names it
+       * @example Chile
+       */
+      country: string;
+      /**
+       * @description ISO 3166-1 alpha-2 code; null for a place that is not a country
+       * @example CL
+       */
+      iso_code: string | null;
+      /**
+       * @example total_cases
+       * @enum {string}
+       */
+      field: 'total_cases' | 'new_cases' | 'total_deaths' | 'new_deaths';
+      /**
+       * @description The value this version published; null when the figure was deleted (or its record moved to another place or date)
+       * @example 112
+       */
+      value: number | null;
+      /**
+       * Format: date-time
+       * @description When the service stored this value: the commit of its revision
+       * @example 2026-11-26T10:42:12.345Z
+       */
+      issued_at: string;
+      /**
+       * @description Whole days from the figure's date (00:00 UTC) to `issued_at`
+       * @example 2095
+       */
+      lag: number;
+    };
+    VintagesPageResponse: {
+      /** @description By place, date, figure, then as issued; the first published version included */
+      vintages: components['schemas']['VintageResponse'][];
+      /**
+       * @description The next page is `after=<next>`; null on the last page
+       * @example MjAyMS0wMy0wMiwwLjEyLjEuMzQsY2hpbGU
+       */
+      next: string | null;
+    };
     SeriesRowResponse: {
       /**
        * Format: date
@@ -1259,6 +1353,11 @@ export interface components {
        * @example France
        */
       country: string;
+      /**
+       * @description Our World in Data's `iso_code`: ISO 3166-1 alpha-3 for a country (Kosovo: XKX), `OWID_WRL`, `OWID_AFR`, `OWID_ASI`, `OWID_EUR`, `OWID_NAM`, `OWID_OCE`, `OWID_SAM` for the regions; null (CSV: empty) for a stored place that is no country
+       * @example FRA
+       */
+      iso_code: string | null;
       /**
        * @description Regions only: member countries with a record that day (a week: its last day with one)
        * @example 41
@@ -1366,10 +1465,33 @@ export interface components {
       iso3: string;
     };
     RegionResponse: {
-      /** @example Europe */
+      /**
+       * @description The name `/series` answers it under
+       * @example Europe
+       */
       name: string;
-      /** @example countries-list (npm, annexare/Countries): each country’s `continent`; World: every country */
+      /**
+       * @description Its short code, accepted by `/series` as its name is (case ignored): OWID_WRL, the continents' OWID_AFR..., EU, AFRO, AMRO, EMRO, EURO, SEARO, WPRO
+       * @example OWID_EUR
+       */
+      code: string;
+      /**
+       * @example continent
+       * @enum {string}
+       */
+      grouping: 'world' | 'continent' | 'union' | 'who';
+      /**
+       * @description Other names and codes `/series` accepts (WHO's newer codes: AFR, AMR...)
+       * @example []
+       */
+      aliases: string[];
+      /** @example Our World in Data's continents (owid/covid-19-data, scripts/input/owid/continents.csv), the list its continent rows are summed over */
       source: string;
+      /**
+       * @description Where the membership knowingly differs from its source's
+       * @example []
+       */
+      deviations: string[];
       /** @description Member countries, by name */
       countries: components['schemas']['RegionMemberResponse'][];
     };
@@ -1536,6 +1658,24 @@ export interface operations {
           'text/plain; version=0.0.4; charset=utf-8': string;
         };
       };
+      /** @description Unknown query parameter: a query parameter the route does not read (`_`, a cache buster, aside) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Paramètres de requête invalides.",
+           *       "details": [
+           *         "contry : paramètre inconnu"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
       /** @description No token, or an unknown or revoked one */
       401: {
         headers: {
@@ -1657,6 +1797,27 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Unknown query parameter: a query parameter the route does not read (`_`, a cache buster, aside) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Paramètres de requête invalides.",
+           *       "details": [
+           *         "contry : paramètre inconnu"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
       /** @description Rate limit of the client exceeded: the client's own budget when an administrator set one (`tokens limit`), else THROTTLE_LIMIT requests per THROTTLE_TTL seconds */
       429: {
         headers: {
@@ -1769,7 +1930,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Invalid country name */
+      /** @description Invalid country name; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -1905,6 +2066,27 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Unknown query parameter: a query parameter the route does not read (`_`, a cache buster, aside) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Paramètres de requête invalides.",
+           *       "details": [
+           *         "contry : paramètre inconnu"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
       /** @description Rate limit of the client exceeded: the client's own budget when an administrator set one (`tokens limit`), else THROTTLE_LIMIT requests per THROTTLE_TTL seconds */
       429: {
         headers: {
@@ -2000,6 +2182,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description Unknown query parameter: a query parameter the route does not read (`_`, a cache buster, aside) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Paramètres de requête invalides.",
+           *       "details": [
+           *         "contry : paramètre inconnu"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
       };
       /** @description Rate limit of the client exceeded: the client's own budget when an administrator set one (`tokens limit`), else THROTTLE_LIMIT requests per THROTTLE_TTL seconds */
       429: {
@@ -2100,7 +2303,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Invalid country name */
+      /** @description Invalid country name; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -2240,7 +2443,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Invalid country name or limit */
+      /** @description Invalid country name or limit; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -2393,7 +2596,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Unknown metric, malformed date, or both date and week */
+      /** @description Unknown metric, malformed date, or both date and week; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -2521,6 +2724,27 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Unknown query parameter: a query parameter the route does not read (`_`, a cache buster, aside) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Paramètres de requête invalides.",
+           *       "details": [
+           *         "contry : paramètre inconnu"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
       /** @description Rate limit of the client exceeded: the client's own budget when an administrator set one (`tokens limit`), else THROTTLE_LIMIT requests per THROTTLE_TTL seconds */
       429: {
         headers: {
@@ -2644,7 +2868,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Malformed query parameter */
+      /** @description Malformed query parameter; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -2788,7 +3012,7 @@ export interface operations {
           'application/json': components['schemas']['CreatedAck'];
         };
       };
-      /** @description Invalid input; `details` lists each problem */
+      /** @description Invalid input; `details` lists each problem; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -2995,7 +3219,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Invalid `id` (a positive integer) or `as_of` */
+      /** @description Invalid `id` (a positive integer) or `as_of`; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3158,7 +3382,7 @@ export interface operations {
           'application/json': components['schemas']['WriteAck'];
         };
       };
-      /** @description Invalid input; `details` lists each problem */
+      /** @description Invalid input; `details` lists each problem; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3366,7 +3590,7 @@ export interface operations {
           'application/json': components['schemas']['WriteAck'];
         };
       };
-      /** @description Invalid `id` (a positive integer) */
+      /** @description Invalid `id` (a positive integer); or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3528,7 +3752,7 @@ export interface operations {
           'application/json': components['schemas']['BulkAck'];
         };
       };
-      /** @description Invalid records; `details`: `[index] field : problem` */
+      /** @description Invalid records; `details`: `[index] field : problem`; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3711,7 +3935,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Invalid `id` (a positive integer) */
+      /** @description Invalid `id` (a positive integer); or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3892,6 +4116,27 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Unknown query parameter: a query parameter the route does not read (`_`, a cache buster, aside) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Paramètres de requête invalides.",
+           *       "details": [
+           *         "contry : paramètre inconnu"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
       /** @description No token, or an unknown or revoked one */
       401: {
         headers: {
@@ -4027,7 +4272,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Missing or invalid `country` */
+      /** @description Missing or invalid `country`; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4215,7 +4460,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Malformed query parameter */
+      /** @description Malformed query parameter; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4393,7 +4638,187 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Malformed query parameter */
+      /** @description Malformed query parameter; or a query parameter the route does not read (`_`, a cache buster, aside) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Paramètres de requête invalides.",
+           *       "details": [
+           *         "limit : doit être un entier de 1 à 10000"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No token, or an unknown or revoked one */
+      401: {
+        headers: {
+          /** @description Always `Bearer` */
+          'WWW-Authenticate'?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The token lacks the scope `covid:read` */
+      403: {
+        headers: {
+          /** @description `Bearer error="insufficient_scope", scope="covid:read"` */
+          'WWW-Authenticate'?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Ce jeton ne permet pas cette opération."
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limit of the client exceeded: the client's own budget when an administrator set one (`tokens limit`), else THROTTLE_LIMIT requests per THROTTLE_TTL seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request (at least 1) */
+          'Retry-After'?: number;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Trop de requêtes. Réessayez plus tard."
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Unexpected error (never a stack trace or SQL text) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Erreur interne du serveur."
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Database unreachable (retry later) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Base de données indisponible. Réessayez plus tard."
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  CovidVintagesController_list: {
+    parameters: {
+      query?: {
+        /** @description A stored place by any name or code that `/data` accepts (regions are not summed: their sums are not stored figures); without it: every place */
+        country?: string;
+        /** @description First date of the figures' own dates, inclusive */
+        from?: string;
+        /** @description Last date of the figures' own dates, inclusive; not before `from` (400) */
+        to?: string;
+        /** @description Comma-separated figures (default: all): total_cases, new_cases, total_deaths, new_deaths; another name: 400 */
+        fields?: string;
+        /** @description Versions issued at this time or later (an ISO 8601 date, the start of that day in UTC, or date-time with its offset) */
+        issued_since?: string;
+        /** @description Versions issued before this time (excluded); not before `issued_since` (400) */
+        issued_until?: string;
+        /** @description Where to resume: the `next` of the previous page (the `Link` header for CSV and NDJSON), with the same filters. Opaque */
+        after?: string;
+        limit?: number;
+        /** @description json (the default), csv (RFC 4180, a header row naming the JSON keys in order) or ndjson (one JSON object per line); wins over `Accept` (`text/csv`, `application/x-ndjson`) */
+        format?: 'json' | 'csv' | 'ndjson';
+      };
+      header?: {
+        /** @description An `ETag` received earlier: answered 304 without a body while the answer is the same */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of versions */
+      200: {
+        headers: {
+          Link: components['headers']['Link'];
+          'Content-Disposition': components['headers']['Content-Disposition'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control-private'];
+          Vary: components['headers']['Vary-private'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VintagesPageResponse'];
+          /**
+           * @example id,date,country,total_cases,new_cases,total_deaths,new_deaths
+           *     1234,2021-03-01,"Korea, South",91240,355,1619,4
+           */
+          'text/csv': string;
+          /** @example {"id":1234,"date":"2021-03-01","country":"Korea, South","total_cases":91240,"new_cases":355,"total_deaths":1619,"new_deaths":4} */
+          'application/x-ndjson': string;
+        };
+      };
+      /** @description Not modified: the `ETag` in `If-None-Match` is still current (no body). Counted by the rate limit like any other answer. */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control-private'];
+          Vary: components['headers']['Vary-private'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed query parameter; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4509,7 +4934,7 @@ export interface operations {
       query?: {
         /** @description The answer as the service would have given it at that instant, from the history of the records: records deleted since reappear, later ones are absent, values are as they were. An ISO 8601 date (the end of that day, UTC) or date-time with its zone (`Z` or `±hh:mm`); not in the future, nor before the moment the history was pruned from, if it was (400). */
         as_of?: string;
-        /** @description A country (any name or code that `/data` accepts) or a region: World, Africa, Asia, Europe, North America, Oceania, South America. Without it: every place, by place then date, in cursor pages like `/data`. Neither a country, a stored place nor a region: 400 */
+        /** @description A country (any name or code that `/data` accepts) or a region by name or code, case ignored (`GET /api/regions` lists them): World, OWID_WRL, Africa, OWID_AFR, Asia, OWID_ASI, Europe, OWID_EUR, North America, OWID_NAM, Oceania, OWID_OCE, South America, OWID_SAM, European Union, EU, African Region, AFRO, Region of the Americas, AMRO, Eastern Mediterranean Region, EMRO, European Region, EURO, South-East Asia Region, SEARO, Western Pacific Region, WPRO. Without it: every place, by place then date, in cursor pages like `/data`. Neither a country, a stored place nor a region: 400 */
         country?: string;
         /** @description First date, inclusive */
         from?: string;
@@ -4523,6 +4948,8 @@ export interface operations {
         after?: string;
         /** @description Rows per page: without `country`, 100 unless given (large pages are streamed); with one, the place's whole series unless given */
         limit?: number;
+        /** @description Each stored figure as it stood this many days after its own date (its latest version issued before the end of that day, UTC; the day is absent when none was), and the metrics computed from those values (docs/vintages.md). Needs `country`, a country or stored place (a region, or no `country`: 400); not with `as_of` (400) */
+        lag?: number;
         /** @description json (the default), csv (RFC 4180, a header row naming the JSON keys in order) or ndjson (one JSON object per line); wins over `Accept` (`text/csv`, `application/x-ndjson`) */
         format?: 'json' | 'csv' | 'ndjson';
       };
@@ -4574,7 +5001,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Malformed or unknown parameter (metric, region, period, from after to) */
+      /** @description Malformed or unknown parameter (metric, region, period, from after to); or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4725,6 +5152,27 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Unknown query parameter: a query parameter the route does not read (`_`, a cache buster, aside) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Paramètres de requête invalides.",
+           *       "details": [
+           *         "contry : paramètre inconnu"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
       /** @description Rate limit of the client exceeded: the client's own budget when an administrator set one (`tokens limit`), else THROTTLE_LIMIT requests per THROTTLE_TTL seconds */
       429: {
         headers: {
@@ -4820,6 +5268,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description Unknown query parameter: a query parameter the route does not read (`_`, a cache buster, aside) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Paramètres de requête invalides.",
+           *       "details": [
+           *         "contry : paramètre inconnu"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
       };
       /** @description Rate limit of the client exceeded: the client's own budget when an administrator set one (`tokens limit`), else THROTTLE_LIMIT requests per THROTTLE_TTL seconds */
       429: {
@@ -4920,7 +5389,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Invalid country name */
+      /** @description Invalid country name; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5060,7 +5529,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Invalid country name or limit */
+      /** @description Invalid country name or limit; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5213,7 +5682,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Unknown metric, malformed date, or both date and week */
+      /** @description Unknown metric, malformed date, or both date and week; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5341,6 +5810,27 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Unknown query parameter: a query parameter the route does not read (`_`, a cache buster, aside) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Paramètres de requête invalides.",
+           *       "details": [
+           *         "contry : paramètre inconnu"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
       /** @description Rate limit of the client exceeded: the client's own budget when an administrator set one (`tokens limit`), else THROTTLE_LIMIT requests per THROTTLE_TTL seconds */
       429: {
         headers: {
@@ -5464,7 +5954,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Malformed query parameter */
+      /** @description Malformed query parameter; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5608,7 +6098,7 @@ export interface operations {
           'application/json': components['schemas']['CreatedAck'];
         };
       };
-      /** @description Invalid input; `details` lists each problem */
+      /** @description Invalid input; `details` lists each problem; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5815,7 +6305,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Invalid `id` (a positive integer) or `as_of` */
+      /** @description Invalid `id` (a positive integer) or `as_of`; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5978,7 +6468,7 @@ export interface operations {
           'application/json': components['schemas']['WriteAck'];
         };
       };
-      /** @description Invalid input; `details` lists each problem */
+      /** @description Invalid input; `details` lists each problem; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6186,7 +6676,7 @@ export interface operations {
           'application/json': components['schemas']['WriteAck'];
         };
       };
-      /** @description Invalid `id` (a positive integer) */
+      /** @description Invalid `id` (a positive integer); or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6348,7 +6838,7 @@ export interface operations {
           'application/json': components['schemas']['BulkAck'];
         };
       };
-      /** @description Invalid records; `details`: `[index] field : problem` */
+      /** @description Invalid records; `details`: `[index] field : problem`; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6531,7 +7021,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Invalid `id` (a positive integer) */
+      /** @description Invalid `id` (a positive integer); or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6712,6 +7202,27 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Unknown query parameter: a query parameter the route does not read (`_`, a cache buster, aside) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Paramètres de requête invalides.",
+           *       "details": [
+           *         "contry : paramètre inconnu"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
       /** @description No token, or an unknown or revoked one */
       401: {
         headers: {
@@ -6847,7 +7358,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Missing or invalid `country` */
+      /** @description Missing or invalid `country`; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7035,7 +7546,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Malformed query parameter */
+      /** @description Malformed query parameter; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7213,7 +7724,187 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Malformed query parameter */
+      /** @description Malformed query parameter; or a query parameter the route does not read (`_`, a cache buster, aside) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Paramètres de requête invalides.",
+           *       "details": [
+           *         "limit : doit être un entier de 1 à 10000"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description No token, or an unknown or revoked one */
+      401: {
+        headers: {
+          /** @description Always `Bearer` */
+          'WWW-Authenticate'?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description The token lacks the scope `mpox:read` */
+      403: {
+        headers: {
+          /** @description `Bearer error="insufficient_scope", scope="mpox:read"` */
+          'WWW-Authenticate'?: string;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Ce jeton ne permet pas cette opération."
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Rate limit of the client exceeded: the client's own budget when an administrator set one (`tokens limit`), else THROTTLE_LIMIT requests per THROTTLE_TTL seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before the next request (at least 1) */
+          'Retry-After'?: number;
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Trop de requêtes. Réessayez plus tard."
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Unexpected error (never a stack trace or SQL text) */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Erreur interne du serveur."
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description Database unreachable (retry later) */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Base de données indisponible. Réessayez plus tard."
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  MpoxVintagesController_list: {
+    parameters: {
+      query?: {
+        /** @description A stored place by any name or code that `/data` accepts (regions are not summed: their sums are not stored figures); without it: every place */
+        country?: string;
+        /** @description First date of the figures' own dates, inclusive */
+        from?: string;
+        /** @description Last date of the figures' own dates, inclusive; not before `from` (400) */
+        to?: string;
+        /** @description Comma-separated figures (default: all): total_cases, new_cases, total_deaths, new_deaths; another name: 400 */
+        fields?: string;
+        /** @description Versions issued at this time or later (an ISO 8601 date, the start of that day in UTC, or date-time with its offset) */
+        issued_since?: string;
+        /** @description Versions issued before this time (excluded); not before `issued_since` (400) */
+        issued_until?: string;
+        /** @description Where to resume: the `next` of the previous page (the `Link` header for CSV and NDJSON), with the same filters. Opaque */
+        after?: string;
+        limit?: number;
+        /** @description json (the default), csv (RFC 4180, a header row naming the JSON keys in order) or ndjson (one JSON object per line); wins over `Accept` (`text/csv`, `application/x-ndjson`) */
+        format?: 'json' | 'csv' | 'ndjson';
+      };
+      header?: {
+        /** @description An `ETag` received earlier: answered 304 without a body while the answer is the same */
+        'If-None-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of versions */
+      200: {
+        headers: {
+          Link: components['headers']['Link'];
+          'Content-Disposition': components['headers']['Content-Disposition'];
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control-private'];
+          Vary: components['headers']['Vary-private'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VintagesPageResponse'];
+          /**
+           * @example id,date,country,total_cases,new_cases,total_deaths,new_deaths
+           *     1234,2021-03-01,"Korea, South",91240,355,1619,4
+           */
+          'text/csv': string;
+          /** @example {"id":1234,"date":"2021-03-01","country":"Korea, South","total_cases":91240,"new_cases":355,"total_deaths":1619,"new_deaths":4} */
+          'application/x-ndjson': string;
+        };
+      };
+      /** @description Not modified: the `ETag` in `If-None-Match` is still current (no body). Counted by the rate limit like any other answer. */
+      304: {
+        headers: {
+          ETag: components['headers']['ETag'];
+          'Cache-Control': components['headers']['Cache-Control-private'];
+          Vary: components['headers']['Vary-private'];
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Malformed query parameter; or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7329,7 +8020,7 @@ export interface operations {
       query?: {
         /** @description The answer as the service would have given it at that instant, from the history of the records: records deleted since reappear, later ones are absent, values are as they were. An ISO 8601 date (the end of that day, UTC) or date-time with its zone (`Z` or `±hh:mm`); not in the future, nor before the moment the history was pruned from, if it was (400). */
         as_of?: string;
-        /** @description A country (any name or code that `/data` accepts) or a region: World, Africa, Asia, Europe, North America, Oceania, South America. Without it: every place, by place then date, in cursor pages like `/data`. Neither a country, a stored place nor a region: 400 */
+        /** @description A country (any name or code that `/data` accepts) or a region by name or code, case ignored (`GET /api/regions` lists them): World, OWID_WRL, Africa, OWID_AFR, Asia, OWID_ASI, Europe, OWID_EUR, North America, OWID_NAM, Oceania, OWID_OCE, South America, OWID_SAM, European Union, EU, African Region, AFRO, Region of the Americas, AMRO, Eastern Mediterranean Region, EMRO, European Region, EURO, South-East Asia Region, SEARO, Western Pacific Region, WPRO. Without it: every place, by place then date, in cursor pages like `/data`. Neither a country, a stored place nor a region: 400 */
         country?: string;
         /** @description First date, inclusive */
         from?: string;
@@ -7343,6 +8034,8 @@ export interface operations {
         after?: string;
         /** @description Rows per page: without `country`, 100 unless given (large pages are streamed); with one, the place's whole series unless given */
         limit?: number;
+        /** @description Each stored figure as it stood this many days after its own date (its latest version issued before the end of that day, UTC; the day is absent when none was), and the metrics computed from those values (docs/vintages.md). Needs `country`, a country or stored place (a region, or no `country`: 400); not with `as_of` (400) */
+        lag?: number;
         /** @description json (the default), csv (RFC 4180, a header row naming the JSON keys in order) or ndjson (one JSON object per line); wins over `Accept` (`text/csv`, `application/x-ndjson`) */
         format?: 'json' | 'csv' | 'ndjson';
       };
@@ -7394,7 +8087,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Malformed or unknown parameter (metric, region, period, from after to) */
+      /** @description Malformed or unknown parameter (metric, region, period, from after to); or a query parameter the route does not read (`_`, a cache buster, aside) */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7547,6 +8240,27 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Unknown query parameter: a query parameter the route does not read (`_`, a cache buster, aside) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Paramètres de requête invalides.",
+           *       "details": [
+           *         "contry : paramètre inconnu"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
       /** @description No token, or an unknown or revoked one */
       401: {
         headers: {
@@ -7689,6 +8403,27 @@ export interface operations {
         };
         content?: never;
       };
+      /** @description Unknown query parameter: a query parameter the route does not read (`_`, a cache buster, aside) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Paramètres de requête invalides.",
+           *       "details": [
+           *         "contry : paramètre inconnu"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
       /** @description Rate limit of the client exceeded: the client's own budget when an administrator set one (`tokens limit`), else THROTTLE_LIMIT requests per THROTTLE_TTL seconds */
       429: {
         headers: {
@@ -7756,7 +8491,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description World first, then the continents */
+      /** @description World, the continents by name, the European Union, WHO's regions by code */
       200: {
         headers: {
           ETag: components['headers']['ETag'];
@@ -7783,6 +8518,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description Unknown query parameter: a query parameter the route does not read (`_`, a cache buster, aside) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Paramètres de requête invalides.",
+           *       "details": [
+           *         "contry : paramètre inconnu"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
+        };
       };
       /** @description Rate limit of the client exceeded: the client's own budget when an administrator set one (`tokens limit`), else THROTTLE_LIMIT requests per THROTTLE_TTL seconds */
       429: {
@@ -7859,6 +8615,27 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['SourcesResponse'];
+        };
+      };
+      /** @description Unknown query parameter: a query parameter the route does not read (`_`, a cache buster, aside) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Paramètres de requête invalides.",
+           *       "details": [
+           *         "contry : paramètre inconnu"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
         };
       };
       /** @description No token, or an unknown or revoked one */
@@ -7975,6 +8752,24 @@ export interface operations {
            *     }
            */
           'application/json': components['schemas']['HealthResponse'];
+        };
+      };
+      /** @description Unknown query parameter: a query parameter the route does not read (`_`, a cache buster, aside) */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Paramètres de requête invalides.",
+           *       "details": [
+           *         "contry : paramètre inconnu"
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['ErrorResponse'];
         };
       };
       /** @description The database does not answer (`unavailable`), or the instance is stopping */
