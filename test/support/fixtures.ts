@@ -52,3 +52,21 @@ export async function instantBetweenWrites(): Promise<string> {
   await sleep(3);
   return at;
 }
+
+/**
+ * Empties a disease's store behind the API's back (a test's fresh start): its records, every table
+ * the writes keep beside them (decision 0036), and, with `history`, its revisions and commits.
+ */
+export async function emptyStore(
+  dataSource: DataSource,
+  key: 'covid' | 'mpox',
+  { history }: { history: boolean },
+): Promise<void> {
+  const kept = ['country_summaries', 'region_days', 'corrections', 'corrected_days'];
+  const tables = [
+    `${key}_data`,
+    ...kept.map((table) => `${key}_${table}`),
+    ...(history ? [`${key}_revisions`, `${key}_revision_commits`] : []),
+  ];
+  for (const table of tables) await dataSource.query(`DELETE FROM ${table}`);
+}

@@ -4,7 +4,7 @@ import { writeTransaction, LEFTOVER_AFTER_MS, COPY_SWAP_MIN, RevisionPruner } fr
 import { COVID_SERIES, RecordValues } from '@app/series';
 import { cliTestBed } from '../../support/cli-test-bed';
 import { startCli } from '../../support/cli';
-import { TEST_ORIGIN, seedWriter } from '../../support/fixtures';
+import { TEST_ORIGIN, emptyStore, seedWriter } from '../../support/fixtures';
 import { historySnapshot, snapshot, tableRows } from '../../support/table-snapshot';
 import { TEST_DB_TYPE } from '../../support/test-database';
 import { onlyOn } from '../../support/database-only';
@@ -83,9 +83,7 @@ async function untilBuilding(bed: ReturnType<typeof cliTestBed>, total: number):
 
 /** A new store: no COVID record, no history of any. */
 async function emptyCovid(bed: ReturnType<typeof cliTestBed>): Promise<void> {
-  for (const table of ['covid_data', 'covid_revisions', 'covid_revision_commits']) {
-    await bed.t.dataSource.query(`DELETE FROM ${table}`);
-  }
+  await emptyStore(bed.t.dataSource, 'covid', { history: true });
 }
 
 /**
@@ -194,7 +192,7 @@ describe('a first load of a large file (CLI, both databases)', () => {
         bed.t.dataSource.query<unknown[]>(
           `SELECT country_key, records, first_date, last_date FROM ${from} ORDER BY country_key`,
         );
-      expect(await summaries('covid_country_summaries')).toEqual(
+      expect(await summaries('(SELECT * FROM covid_country_summaries WHERE records > 0)')).toEqual(
         await summaries(
           `(SELECT country_key, COUNT(*) AS records, MIN(date) AS first_date,
              MAX(date) AS last_date FROM covid_data GROUP BY country_key)`,

@@ -13,6 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { CLI_ENTRY, CliProcess, databaseEnv, eventually, startCli } from '../../support/cli';
 import { cliTestBed, flushRedisDb } from '../../support/cli-test-bed';
 import { tableRows } from '../../support/table-snapshot';
+import { emptyStore } from '../../support/fixtures';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
 /** Read from ../shared/data relative to the project root, never copied into the project. */
@@ -69,8 +70,9 @@ describe('admin command line: files that import refuses or stops on', () => {
   const bed = cliTestBed('covid-cli-files-');
   const { cli } = bed;
   beforeEach(async () => {
-    for (const table of ['covid_data', 'mpox_data'])
-      await bed.t.dataSource.query(`DELETE FROM ${table}`);
+    for (const key of ['covid', 'mpox'] as const) {
+      await emptyStore(bed.t.dataSource, key, { history: false });
+    }
   });
 
   it('refuses a damaged gzip file as a whole: nothing of it is written', async () => {

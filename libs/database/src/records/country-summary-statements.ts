@@ -49,35 +49,35 @@ export class CountrySummaryStatements {
     };
   }
 
-  /** The first and last dates of every country the change set touched, from the records. */
+  /**
+   * The first and last dates of every country the change set touched, from the records. An
+   * `INSERT ... SELECT` upsert rather than an `UPDATE` with subqueries: at READ COMMITTED MySQL
+   * reads the records consistently, without the shared locks that would make this write wait for
+   * another writer's uncommitted records.
+   */
   private dates(changeSet: string): SqlStatement {
-    const s = this.table;
     const touched = `SELECT r.country_key FROM ${this.revisions} r WHERE r.change_set = ?
       UNION SELECT p.country_key FROM ${this.withPrevious()} WHERE r.change_set = ?`;
-    // MySQL cannot read the table it updates in a subquery: the touched keys go through a join.
-    return this.mysql
-      ? {
-          sql: `UPDATE ${s} c JOIN (${touched}) t ON t.country_key = c.country_key
-            SET c.first_date = (SELECT MIN(d.date) FROM ${this.data} d WHERE d.country_key = c.country_key),
-                c.last_date = (SELECT MAX(d.date) FROM ${this.data} d WHERE d.country_key = c.country_key)`,
-          params: [changeSet, changeSet],
-        }
-      : {
-          sql: `UPDATE ${s} SET
-              first_date = (SELECT MIN(d.date) FROM ${this.data} d WHERE d.country_key = ${s}.country_key),
-              last_date = (SELECT MAX(d.date) FROM ${this.data} d WHERE d.country_key = ${s}.country_key)
-            WHERE country_key IN (${touched})`,
-          params: [changeSet, changeSet],
-        };
+    const edge = (fn: 'MIN' | 'MAX') =>
+      `(SELECT ${fn}(d.date) FROM ${this.data} d WHERE d.country_key = t.country_key)`;
+    const update = this.mysql
+      ? 'ON DUPLICATE KEY UPDATE first_date = VALUES(first_date), last_date = VALUES(last_date)'
+      : 'ON CONFLICT (country_key) DO UPDATE SET first_date = excluded.first_date, last_date = excluded.last_date';
+    return {
+      sql: `INSERT INTO ${this.table} (country_key, records, first_date, last_date)
+        SELECT t.country_key, 0, ${edge('MIN')}, ${edge('MAX')}
+        FROM (${touched}) t WHERE t.country_key IS NOT NULL
+        ${update}`,
+      params: [changeSet, changeSet],
+    };
   }
 
-  /** A change set's statements, in order (before its commit row). */
+  /**
+   * A change set's statements, in order (before its commit row). A country left without records
+   * keeps its row at 0 (the reads skip it): deleting it would lock rows other writers hold.
+   */
   ofChangeSet(changeSet: string): SqlStatement[] {
-    return [
-      this.counts(changeSet),
-      this.dates(changeSet),
-      { sql: `DELETE FROM ${this.table} WHERE records = 0`, params: [] },
-    ];
+    return [this.counts(changeSet), this.dates(changeSet)];
   }
 
   /** Every country's row made again from the records (the migration that creates the table). */

@@ -194,7 +194,7 @@ export class RecordReadsRepository {
     key?: string,
   ): Promise<{ country: string; records: number; first_date: string; last_date: string }[]> {
     // Each country's row is kept by every write (decision 0036): no grouping of the whole table.
-    const where = key === undefined ? '' : 'WHERE g.country_key = ?';
+    const where = `WHERE g.records > 0${key === undefined ? '' : ' AND g.country_key = ?'}`;
     const rows = await this.rows(
       `SELECT l.country, g.records, g.first_date, g.last_date
        FROM ${this.summaries} g
