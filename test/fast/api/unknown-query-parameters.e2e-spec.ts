@@ -68,11 +68,11 @@ describe('unknown query parameters', () => {
   });
 
   it('names each unknown one, beside a known one', async () => {
-    const res = await t.http.get('/api/covid/series?country=France&lag=3&smooth=7').set(t.auth());
+    const res = await t.http.get('/api/covid/series?country=France&lags=3&smooth=7').set(t.auth());
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       error: MESSAGES.invalidQuery,
-      details: ['lag : paramètre inconnu', 'smooth : paramètre inconnu'],
+      details: ['lags : paramètre inconnu', 'smooth : paramètre inconnu'],
     });
   });
 
