@@ -116,15 +116,12 @@ export class CorrectionsRepository {
     limit: number,
     order: { after?: CorrectionPosition; latest?: boolean } = {},
   ): Promise<CorrectingRevision[]> {
+    if (filter.countryKey === undefined) return this.walkCommits(filter, limit, order);
     const { sql: where, params } = this.conditions(filter);
-    // The join order is forced (STRAIGHT_JOIN, SQLite's CROSS JOIN): a planner guessing wrong
-    // would walk every commit for one place, or sort every correction for a page.
+    // One place's: the join order is forced (STRAIGHT_JOIN, SQLite's CROSS JOIN), a planner
+    // guessing wrong would walk every commit for one place.
     const join = this.mysql ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
-    const from =
-      filter.countryKey !== undefined
-        ? `${this.corrections} k ${join} ${this.commits} c ON c.change_set = k.change_set`
-        : `${this.commits} c ${join} ${this.corrections} k ON k.change_set = c.change_set`;
-    if (filter.countryKey === undefined) where.unshift('c.corrected = 1');
+    const from = `${this.corrections} k ${join} ${this.commits} c ON c.change_set = k.change_set`;
     if (order.after) {
       where.push('c.seq >= ?', '(c.seq > ? OR (c.seq = ? AND k.revision_id >= ?))');
       params.push(order.after.seq, order.after.seq, order.after.seq, order.after.id);
@@ -137,21 +134,59 @@ export class CorrectionsRepository {
        ORDER BY c.seq ${direction}, k.revision_id ${direction}, k.part ${direction} LIMIT ?`,
       params,
     );
-    return rows.map((row) => {
-      const kind = String(row.kind) as CorrectionKind;
-      return {
-        seq: Number(row.seq),
-        id: Number(row.revision_id),
-        part: Number(row.part),
-        at: Number(row.at),
-        actor: String(row.actor),
-        kind,
-        date: String(row.date),
-        country: String(row.country),
-        before: kind === 'restore' ? null : figuresOf(row, 'old_'),
-        after: kind === 'delete' ? null : figuresOf(row, 'new_'),
-      };
-    });
+    return rows.map(toCorrecting);
+  }
+
+  /**
+   * All places' corrections, commit after commit in the feed's order, each commit's rows read by
+   * its `(change_set, revision_id, part)` index in order, until the page is full. One statement
+   * joining the two tables would sort every correction of the store first on MariaDB (an ORDER
+   * BY over both tables), which grows with the history.
+   */
+  private async walkCommits(
+    filter: CorrectionFilter,
+    limit: number,
+    order: { after?: CorrectionPosition; latest?: boolean },
+  ): Promise<CorrectingRevision[]> {
+    const { sql: where, params } = this.conditions(filter);
+    const direction = order.latest ? 'DESC' : 'ASC';
+    const rows: CorrectingRevision[] = [];
+    const batch = Math.min(limit, 200);
+    // The commits still to walk: from the cursor's commit (included), then past the last walked.
+    let from: { seq: number; included: boolean } | undefined =
+      order.after === undefined ? undefined : { seq: order.after.seq, included: true };
+    while (rows.length < limit) {
+      const bound =
+        from === undefined
+          ? ''
+          : `AND seq ${order.latest ? '<' : '>'}${from.included ? '=' : ''} ?`;
+      const commits = await this.query(
+        `SELECT seq FROM ${this.commits} WHERE corrected = 1 ${bound}
+         ORDER BY seq ${direction} LIMIT ?`,
+        [...(from === undefined ? [] : [from.seq]), batch],
+      );
+      for (const commit of commits) {
+        const seq = Number(commit.seq);
+        const own = [...where];
+        const ownParams = [...params];
+        if (order.after !== undefined && seq === order.after.seq) {
+          own.push('k.revision_id >= ?');
+          ownParams.push(order.after.id);
+        }
+        const found = await this.query(
+          `SELECT ? AS seq, k.* FROM ${this.corrections} k
+           WHERE ${[`k.change_set = (SELECT change_set FROM ${this.commits} WHERE seq = ?)`, ...own].join(' AND ')}
+           ORDER BY k.revision_id ${direction}, k.part ${direction} LIMIT ?`,
+          // The change set by its commit's seq: SQLite hands 62-bit keys to JavaScript rounded.
+          [seq, seq, ...ownParams, limit - rows.length],
+        );
+        rows.push(...found.map(toCorrecting));
+        if (rows.length >= limit) break;
+      }
+      if (commits.length < batch) break;
+      from = { seq: Number(commits[commits.length - 1].seq), included: false };
+    }
+    return rows;
   }
 
   /**
@@ -202,4 +237,21 @@ export class CorrectionsRepository {
     );
     return rows.map((row) => String(row.date));
   }
+}
+
+/** A correction's row as the repository answers it (`seq`: its commit's). */
+function toCorrecting(row: Row): CorrectingRevision {
+  const kind = String(row.kind) as CorrectionKind;
+  return {
+    seq: Number(row.seq),
+    id: Number(row.revision_id),
+    part: Number(row.part),
+    at: Number(row.at),
+    actor: String(row.actor),
+    kind,
+    date: String(row.date),
+    country: String(row.country),
+    before: kind === 'restore' ? null : figuresOf(row, 'old_'),
+    after: kind === 'delete' ? null : figuresOf(row, 'new_'),
+  };
 }
