@@ -3,8 +3,36 @@
  * docs/decisions/0033-folder-rules-kept-by-a-linter.md. Tests are not cruised: they may reach
  * anywhere; ESLint keeps them on the path aliases.
  */
+/**
+ * The libraries' order (docs/architecture.md): each may import only those listed for it, so the
+ * order holds even where breaking it would not make a cycle.
+ */
+const LIBRARY_IMPORTS = {
+  common: [],
+  config: [],
+  countries: ['common'],
+  messaging: ['config'],
+  database: ['common', 'config', 'countries'],
+  series: ['common', 'config', 'countries', 'database', 'messaging'],
+  importer: ['common', 'config', 'countries', 'database', 'messaging', 'series'],
+};
+
+const libraryOrder = Object.entries(LIBRARY_IMPORTS).map(([library, allowed]) => ({
+  name: `library-order-${library}`,
+  severity: 'error',
+  comment:
+    `libs/${library} imports ${allowed.length > 0 ? allowed.join(', ') : 'no other library'} ` +
+    '(docs/architecture.md, the libraries in one direction).',
+  from: { path: `^libs/${library}/` },
+  to: {
+    path: '^libs/[^/]+/',
+    pathNot: [`^libs/${library}/`, ...allowed.map((l) => `^libs/${l}/`)],
+  },
+}));
+
 module.exports = {
   forbidden: [
+    ...libraryOrder,
     {
       name: 'no-folder-cycles',
       severity: 'error',

@@ -149,6 +149,55 @@ function longerThan(root: string, max: number): string[] {
   );
 }
 
+describe("the libraries' order (npm run lint:architecture)", () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'library-order-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Two libraries and an app that imports both, `messaging` importing `imported`. */
+  function cruise(imported: string): { code: number | null; report: string } {
+    const files: Record<string, string> = {
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: {
+          baseUrl: '.',
+          paths: {
+            '@app/messaging': ['libs/messaging/src'],
+            [`@app/${imported}`]: [`libs/${imported}/src`],
+          },
+        },
+      }),
+      [`libs/${imported}/src/index.ts`]: 'export const lower = 1;\n',
+      'libs/messaging/src/index.ts': `import { lower } from '@app/${imported}';\nexport const m = lower;\n`,
+      'apps/app/src/main.ts':
+        "import { m } from '@app/messaging';\n" +
+        `import { lower } from '@app/${imported}';\nexport const main = [m, lower];\n`,
+      'bench/src/bench.ts':
+        "import { main } from '../../apps/app/src/main';\nexport const b = main;\n",
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    const result = spawnSync(
+      process.execPath,
+      [DEPCRUISE, ...cruisedFolders(), '--config', CONFIG, '--output-type', 'err'],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    return { code: result.status, report: result.stdout + result.stderr };
+  }
+
+  it('lets messaging import config, and refuses countries though no cycle would form', () => {
+    const allowed = cruise('config');
+    expect(allowed.report).toContain('no dependency violations found');
+    expect(allowed.code).toBe(0);
+    const refused = cruise('countries');
+    expect(refused.code).not.toBe(0);
+    expect(refused.report).toContain(
+      'error library-order-messaging: libs/messaging/src/index.ts → libs/countries/src/index.ts',
+    );
+  });
+});
+
 describe('the house rules a scan keeps (decision 0035, issue 46)', () => {
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'house-rules-'))));
