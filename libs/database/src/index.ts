@@ -15,3 +15,4 @@ export * from './write-batch';
 export * from './population';
 export * from './sql-lists';
 export * from './records';
+export * from './probes';

@@ -125,19 +125,11 @@ function sources(root: string, folders: string[]): string[] {
     .sort();
 }
 
-/**
- * The sources outside libs/database/src that send SQL of their own (`.query(`, a query runner).
- * The applications' two probes are the documented exceptions (docs/development.md).
- */
-const SQL_PROBES = [
-  'apps/api/src/health/health.service.ts',
-  'apps/api/src/sync/sync-lock.service.ts',
-];
+/** The sources outside libs/database/src that send SQL of their own (`.query(`, a query runner). */
 function sqlOutsideDatabase(root: string): string[] {
   return sources(root, ['apps', 'libs']).filter(
     (file) =>
       !file.startsWith('libs/database/src/') &&
-      !SQL_PROBES.includes(file) &&
       /\.query\s*[<(]|createQueryRunner\s*\(/.test(readFileSync(join(root, file), 'utf8')),
   );
 }

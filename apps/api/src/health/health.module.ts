@@ -1,3 +1,4 @@
+import { DatabaseProbe } from '@app/database';
 import { Module } from '@nestjs/common';
 import { RedisModule } from '@app/messaging';
 import { SyncModule } from '../sync/sync.module';
@@ -8,6 +9,6 @@ import { ShutdownDrain } from './shutdown-drain.service';
 @Module({
   imports: [RedisModule, SyncModule],
   controllers: [HealthController],
-  providers: [HealthService, ShutdownDrain],
+  providers: [HealthService, ShutdownDrain, DatabaseProbe],
 })
 export class HealthModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { MESSAGES } from '@app/common';
 import { AppConfig, InjectConfig } from '@app/config';
+import { DatabaseProbe } from '@app/database';
 import { RedisConnections } from '@app/messaging';
 import { DataFreshness, SyncStatusService } from '../sync/sync-status.service';
 import { ShutdownDrain } from './shutdown-drain.service';
@@ -51,7 +51,7 @@ export class HealthService {
   private readonly probeTimeoutMs: number;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly database: DatabaseProbe,
     private readonly redis: RedisConnections,
     private readonly shutdown: ShutdownDrain,
     private readonly sync: SyncStatusService,
@@ -62,7 +62,7 @@ export class HealthService {
 
   async check(): Promise<HealthReport> {
     const [database, redis] = await Promise.all([
-      answers(() => this.dataSource.query('SELECT 1'), this.probeTimeoutMs),
+      answers(() => this.database.ping(), this.probeTimeoutMs),
       this.redis.enabled ? answers(() => this.redis.ping(), this.probeTimeoutMs) : undefined,
     ]);
     const report: HealthReport = {

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { describeError } from '@app/common';
 import { AppConfig, InjectConfig } from '@app/config';
+import { NamedLocks } from '@app/database';
 import { RedisConnections } from '@app/messaging';
 
 /** Gives the lock back; never throws. */
@@ -27,7 +27,7 @@ export class SyncLockService {
   private readonly name: string;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly locks: NamedLocks,
     private readonly redis: RedisConnections,
     @InjectConfig() private readonly config: AppConfig,
   ) {
@@ -43,24 +43,12 @@ export class SyncLockService {
   }
 
   private async mysqlLock(): Promise<ReleaseLock | undefined> {
-    const runner = this.dataSource.createQueryRunner();
     try {
-      await runner.connect();
-      const rows = (await runner.query('SELECT GET_LOCK(?, 0) AS got', [this.name])) as {
-        got: unknown;
-      }[];
-      const row = rows[0];
-      if (Number(row?.got) === 1) {
-        return async () => {
-          await runner.query('SELECT RELEASE_LOCK(?)', [this.name]).catch(() => undefined);
-          await runner.release().catch(() => undefined);
-        };
-      }
+      return await this.locks.tryAcquire(this.name);
     } catch (error) {
       this.logger.warn(`the sync lock could not be taken: ${describeError(error)}`);
+      return undefined;
     }
-    await runner.release().catch(() => undefined);
-    return undefined;
   }
 
   private async redisLock(): Promise<ReleaseLock | undefined> {

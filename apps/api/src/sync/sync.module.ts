@@ -1,3 +1,4 @@
+import { NamedLocks } from '@app/database';
 import { Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { RedisModule } from '@app/messaging';
@@ -23,7 +24,14 @@ import { SyncService } from './sync.service';
     MpoxModule,
   ],
   controllers: [SourcesController],
-  providers: [SyncService, SyncLockService, SyncRunner, SyncStatusService, StartupHintService],
+  providers: [
+    SyncService,
+    SyncLockService,
+    NamedLocks,
+    SyncRunner,
+    SyncStatusService,
+    StartupHintService,
+  ],
   exports: [SyncStatusService],
 })
 export class SyncModule {}

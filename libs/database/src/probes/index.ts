@@ -1,0 +1,2 @@
+export * from './database-probe';
+export * from './named-lock';
