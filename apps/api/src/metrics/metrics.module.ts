@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { DatabaseActivity } from '@app/database';
 import { READ_CACHE_COUNTS } from '@app/series';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
@@ -10,7 +11,11 @@ import { MetricsService } from './metrics.service';
 @Global()
 @Module({
   controllers: [MetricsController],
-  providers: [MetricsService, { provide: READ_CACHE_COUNTS, useExisting: MetricsService }],
+  providers: [
+    MetricsService,
+    DatabaseActivity,
+    { provide: READ_CACHE_COUNTS, useExisting: MetricsService },
+  ],
   exports: [MetricsService, READ_CACHE_COUNTS],
 })
 export class MetricsModule {}

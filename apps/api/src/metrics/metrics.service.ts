@@ -1,6 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import { DataSource } from 'typeorm';
+import { DatabaseActivity } from '@app/database';
 import { CacheCounts, ReadCacheCounters } from '@app/series';
 import { registerDatabaseMetrics } from './database-metrics';
 import { RequestCounts } from './request-counts';
@@ -29,11 +29,11 @@ export class MetricsService implements ReadCacheCounters, OnModuleDestroy {
   private readonly sync;
   private readonly detachDatabase: () => void;
 
-  constructor(dataSource: DataSource) {
+  constructor(database: DatabaseActivity) {
     collectDefaultMetrics({ register: this.registry });
     this.requests = new RequestCounts(this.registry);
     this.registerReadCaches();
-    this.detachDatabase = registerDatabaseMetrics(this.registry, dataSource);
+    this.detachDatabase = registerDatabaseMetrics(this.registry, database);
     this.sync = this.registerSync();
   }
 

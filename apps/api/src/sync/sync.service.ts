@@ -9,9 +9,8 @@ import {
   nextSlot,
   slotStart,
 } from '@app/config';
-import { DataSource } from 'typeorm';
 import { SourceRepository } from '@app/database';
-import { COVID_SERIES, MPOX_SERIES, RecordChangeService, RecordWriter } from '@app/series';
+import { COVID_SERIES, MPOX_SERIES, RecordChangeService } from '@app/series';
 import { MetricsService } from '../metrics/metrics.service';
 import { SyncLockService } from './sync-lock.service';
 import { SyncRunner } from './sync-runner.service';
@@ -25,9 +24,9 @@ export type SyncRunResult = 'ran' | 'busy' | 'done-elsewhere' | 'off';
  * The scheduled sync (`SYNC_SOURCES`, `SYNC_INTERVAL`): shortly after start-up, then at each slot
  * of the interval (`sync-schedule.ts`), imports every source from its URL (`SyncRunner`), one
  * instance at a time (`SyncLockService`). A slot whose sources were all attempted already (by
- * another instance) is skipped. After writes, each series' write path (`RecordWriter.written`)
- * drops this instance's cached reads and tells the others, so that every instance serves the new
- * figures.
+ * another instance) is skipped. After writes, the write notice (`RecordChangeService.written`,
+ * what each write path calls) drops this instance's cached reads and tells the others, so that
+ * every instance serves the new figures.
  */
 @Injectable()
 export class SyncService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -36,8 +35,8 @@ export class SyncService implements OnApplicationBootstrap, OnApplicationShutdow
   private running?: Promise<SyncRunResult>;
   private readonly stop = new AbortController();
   private next?: number;
-  /** The write paths the worker's imports are made known through, by series key. */
-  private readonly writers: Map<string, RecordWriter>;
+  /** The diseases whose records the worker's imports write. */
+  private readonly diseases = new Set<string>([COVID_SERIES.key, MPOX_SERIES.key]);
 
   constructor(
     @InjectConfig() config: AppConfig,
@@ -45,17 +44,10 @@ export class SyncService implements OnApplicationBootstrap, OnApplicationShutdow
     private readonly lock: SyncLockService,
     private readonly runner: SyncRunner,
     private readonly sources: SourceRepository,
-    dataSource: DataSource,
-    changes: RecordChangeService,
+    private readonly changes: RecordChangeService,
     private readonly metrics: MetricsService,
   ) {
     this.sync = config.sync;
-    this.writers = new Map(
-      [COVID_SERIES, MPOX_SERIES].map((series) => [
-        series.key,
-        RecordWriter.open(dataSource, series, changes),
-      ]),
-    );
   }
 
   get config(): SyncConfig | undefined {
@@ -169,7 +161,7 @@ export class SyncService implements OnApplicationBootstrap, OnApplicationShutdow
         .filter((r) => r.outcome !== 'unchanged')
         .flatMap((r) => (r.dataset === 'population' ? ['covid', 'mpox'] : [r.dataset])),
     );
-    for (const dataset of written) await this.writers.get(dataset)?.written();
+    for (const dataset of written) if (this.diseases.has(dataset)) this.changes.written(dataset);
     for (const run of runs) {
       // The worker's errors name their source already; whatever else it quotes is named here.
       const error = run.error ? `: ${withSourceNames(run.error, [run.url])}` : '';

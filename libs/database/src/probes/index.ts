@@ -1,2 +1,3 @@
+export * from './database-activity';
 export * from './database-probe';
 export * from './named-lock';
