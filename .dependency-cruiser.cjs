@@ -1,8 +1,24 @@
 /**
  * Folder rules of the source (`npm run lint:architecture`, run by `npm run lint`): see
  * docs/decisions/0033-folder-rules-kept-by-a-linter.md. Tests are not cruised: they may reach
- * anywhere; ESLint keeps them on the path aliases.
+ * anywhere (TypeORM and the drivers too, for fixtures and throw-away databases); ESLint keeps them
+ * on the path aliases. The bench is cruised: it reaches a database through the tests' helpers.
  */
+/** The database's packages: only libs/database imports them (decision 0053). */
+const DATABASE_PACKAGES = ['typeorm', '@nestjs/typeorm', 'mysql2', 'better-sqlite3'];
+
+/**
+ * TEMPORARY: files that still take the `DataSource` while their repositories become Nest
+ * providers of libs/database (issue 55). Each is removed from this list as it stops; none is added.
+ */
+const DATABASE_IMPORTERS_LEFT = [
+  '^libs/series/',
+  '^libs/importer/src/import\\.service\\.ts$',
+  '^libs/importer/src/population-import\\.service\\.ts$',
+  '^apps/cli/src/records/record-history\\.service\\.ts$',
+  '^apps/cli/src/records/export\\.service\\.ts$',
+];
+
 /**
  * The libraries' order (docs/architecture.md): each may import only those listed for it, so the
  * order holds even where breaking it would not make a cycle.
@@ -91,6 +107,21 @@ module.exports = {
         'through `@app/database`.',
       from: { path: '\\.repository\\.ts$', pathNot: '^libs/database/src/' },
       to: {},
+    },
+    {
+      name: 'database-packages-only-in-database',
+      severity: 'error',
+      comment:
+        'TypeORM, its DataSource and the drivers belong to libs/database (decision 0053): elsewhere, ' +
+        'inject a repository or a provider `@app/database` exports.',
+      from: {
+        path: '^(apps|libs|bench)/',
+        pathNot: ['^libs/database/', ...DATABASE_IMPORTERS_LEFT],
+      },
+      to: {
+        // Resolved into node_modules, or named as is when it cannot be resolved.
+        path: `(^|/node_modules/|^node_modules/)(${DATABASE_PACKAGES.join('|')})(/|$)`,
+      },
     },
     {
       name: 'no-orphans',
