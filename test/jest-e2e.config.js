@@ -3,10 +3,9 @@
  * MariaDB/MySQL (a throw-away database per test file); the default is an SQLite file per file.
  */
 /**
- * The layers are folders: `test/slow/` holds the suites that start the built API or CLI as child
- * processes, drive a browser, load the server, cut the database off or fuzz (`npm run test:slow`);
- * the fast layer (`npm run test:fast`) is everything else, `test/fast/` and the unit specs beside
- * their code in `apps/` and `libs/`. `npm test` runs both.
+ * The layers are folders: `test/slow/` (`npm run test:slow`; which suites go there:
+ * docs/testing.md, "Which layer"); the fast layer (`npm run test:fast`) is everything else,
+ * `test/fast/` and the unit specs beside their code in `apps/` and `libs/`. `npm test` runs both.
  */
 const SPEC = '\\.(e2e-)?spec\\.ts$';
 const SLOW = `/test/slow/.*${SPEC}`;
@@ -38,7 +37,8 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
-    '^@app/(common|config|countries|database|importer|messaging|series)(|/.*)$': '<rootDir>/libs/$1/src$2',
+    '^@app/(common|config|countries|database|importer|messaging|series)(|/.*)$':
+      '<rootDir>/libs/$1/src$2',
     // The tests reach into the applications by these (tsconfig.json), never by relative paths.
     '^@api/(.*)$': '<rootDir>/apps/api/src/$1',
     '^@cli/(.*)$': '<rootDir>/apps/cli/src/$1',

@@ -141,6 +141,22 @@ function longerThan(root: string, max: number): string[] {
   );
 }
 
+/** The helpers that make a suite slow (docs/testing.md, "Which layer"): a server or a browser. */
+const SLOW_HELPERS =
+  /\b(startApi|startNginx|launchChromium|serveToBrowser)\(|\bnew (PrivateMariaDb|DedicatedMariaDb)\b/;
+
+/** The fast layer's suites under `root`'s `test/fast` that call one of the slow layer's helpers. */
+function slowInFast(root: string): string[] {
+  return (
+    readdirSync(join(root, 'test/fast'), { recursive: true, encoding: 'utf8' })
+      .map((file) => `test/fast/${file.split('\\').join('/')}`)
+      // This file names the helpers in its examples.
+      .filter((file) => file.endsWith('.ts') && join(root, file) !== __filename)
+      .filter((file) => SLOW_HELPERS.test(readFileSync(join(root, file), 'utf8')))
+      .sort()
+  );
+}
+
 describe("the libraries' order (npm run lint:architecture)", () => {
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'library-order-'))));
@@ -226,6 +242,22 @@ describe('the house rules a scan keeps (decision 0035, issue 46)', () => {
       /TEST_DB_TYPE[^;\n]*\b(it|describe)\.skip\b/.test(readFileSync(join(ROOT, file), 'utf8')),
     );
     expect(ownSkips).toEqual([]);
+  });
+
+  it('finds a fast suite that starts a server or a browser, and none in the tests', () => {
+    tree({
+      'test/fast/api/served.e2e-spec.ts': 'const api = await startApi(env);\n',
+      'test/fast/dashboard/browsed.e2e-spec.ts': 'const browser = await launchChromium();\n',
+      'test/fast/operations/outage.e2e-spec.ts': 'const db = new DedicatedMariaDb();\n',
+      'test/fast/imports/commands.e2e-spec.ts': "await bed.cli('import', 'covid', file);\n",
+      'test/slow/api/served.e2e-spec.ts': 'const api = await startApi(env);\n',
+    });
+    expect(slowInFast(dir)).toEqual([
+      'test/fast/api/served.e2e-spec.ts',
+      'test/fast/dashboard/browsed.e2e-spec.ts',
+      'test/fast/operations/outage.e2e-spec.ts',
+    ]);
+    expect(slowInFast(ROOT)).toEqual([]);
   });
 
   it('finds a source over 400 lines, and none in the source', () => {
