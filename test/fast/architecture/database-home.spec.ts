@@ -122,13 +122,17 @@ describe('SQL and the DataSource only in libs/database (npm run lint:architectur
         "import { latest } from '@app/database';\n" +
         "export const lock = 'SELECT GET_LOCK(?, 0) AS got';\n" +
         'export const purge = (table: string) => `\n  DELETE FROM ${table} WHERE id = ?`;\n' +
+        // A comment does not turn the rule off.
+        '// eslint-disable-next-line no-restricted-syntax\n' +
+        "export const size = 'SHOW TABLE STATUS';\n" +
         "import { lower } from '@app/lib';\nexport const main = [latest, lower];\n",
     });
     expect(code).not.toBe(0);
     expect(report).toContain('apps/app/src/main.ts');
-    expect(report.match(/error {2}SQL text lives in libs\/database/g)).toHaveLength(2);
+    expect(report.match(/error {2}SQL text lives in libs\/database/g)).toHaveLength(3);
     expect(report).toMatch(/2:21 +error/);
     expect(report).toMatch(/3:41 +error/);
+    expect(report).toMatch(/6:21 +error/);
     expect(report).not.toContain('record.repository.ts');
   });
 });
