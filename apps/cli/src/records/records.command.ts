@@ -28,11 +28,11 @@ export function dataCommands(): Command[] {
     .description(
       'write records to stdout, oldest first: CSV (the format that import reads back), or JSON or NDJSON as the API lists them',
     )
-    .argument('<dataset>', 'covid or mpox')
+    .argument('<disease>', 'covid or mpox')
     .option('--country <name>', 'only this country (matched ignoring case)')
     .option('--format <format>', 'csv, ndjson or json', 'csv')
-    .action(async (dataset: string, options: { country?: string; format: string }) =>
-      (await actions()).exportRecords(dataset, options),
+    .action(async (disease: string, options: { country?: string; format: string }) =>
+      (await actions()).exportRecords(disease, options),
     );
 
   return [importCommand, exportCommand];
