@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { positive, withLoadOptions } from './bench-options';
 import { BenchDb, prepareDatabase } from './bench-database';
 import { machine } from './bench-report';
-import { readRoutes } from './bench-routes';
+import { BenchRoute, readRoutes } from './bench-routes';
 import {
   ReplayKind,
   apiEnvironment,
@@ -38,6 +38,8 @@ interface Options {
   warmup: number;
   connections: number;
   route: string[];
+  /** Further GET paths read with the bench token (e.g. a derived series). */
+  path: string[];
   db: BenchDb;
   port: number;
   country: string;
@@ -83,6 +85,13 @@ function parseOptions(argv: string[]): Options {
     .option(
       '--route <text>',
       'read routes whose name contains this text (repeatable; default: all five)',
+      (value: string, previous: string[]) => [...previous, value],
+      [],
+    )
+    .option(
+      '--path <path>',
+      'a further GET path read with the bench token, e.g. /api/covid/series?country=France ' +
+        '(repeatable; alone, only these)',
       (value: string, previous: string[]) => [...previous, value],
       [],
     )
@@ -158,9 +167,20 @@ function summarise(contenders: Contender[], baseline: LoadStats): CompareRow[] {
 async function main(): Promise<void> {
   const options = parseOptions(process.argv);
   const log = (message: string): void => void process.stderr.write(`${message}\n`);
-  const routes = readRoutes(options.country).filter(
-    (r) => options.route.length === 0 || options.route.some((text) => r.name.includes(text)),
-  );
+  const listed = options.route.length > 0 || options.path.length === 0;
+  const routes = [
+    ...readRoutes(options.country).filter(
+      (r) =>
+        listed && (options.route.length === 0 || options.route.some((t) => r.name.includes(t))),
+    ),
+    ...options.path.map((path): BenchRoute => ({
+      name: path,
+      method: 'GET',
+      path,
+      auth: true,
+      minRatio: 0,
+    })),
+  ];
   if (routes.length === 0) throw new Error('no route matches --route');
   log(`[${options.db}] loading the data sets`);
   const { database } = await prepareDatabase(options.db);

@@ -150,3 +150,32 @@ describe('ReadCache.getCached', () => {
     expect(first.isCurrent()).toBe(false);
   });
 });
+
+describe('ReadCache with the records’ version (SQLite)', () => {
+  const expire = () => new Promise((resolve) => setTimeout(resolve, 250));
+
+  it('keeps an expired answer while the version holds, and reads again once it changes', async () => {
+    let version = 'v1';
+    const cache = new ReadCache(200, 1000, undefined, () => Promise.resolve(version));
+    let calls = 0;
+    const load = () => Promise.resolve(++calls);
+    expect(await cache.get('k', load)).toBe(1);
+    await expire();
+    expect(await cache.get('k', load)).toBe(1);
+    const renewed = await cache.getCached('k', load);
+    expect([renewed.value, renewed.isCurrent()]).toEqual([1, true]);
+    version = 'v2';
+    await expire();
+    expect(await cache.get('k', load)).toBe(2);
+    expect(calls).toBe(2);
+  });
+
+  it('still drops everything on invalidate(), whatever the version', async () => {
+    const cache = new ReadCache(60_000, 1000, undefined, () => Promise.resolve('v1'));
+    let calls = 0;
+    const load = () => Promise.resolve(++calls);
+    await cache.get('k', load);
+    cache.invalidate();
+    expect(await cache.get('k', load)).toBe(2);
+  });
+});

@@ -5,6 +5,8 @@ interface Entry {
   ready: boolean;
   /** Reading the value again has started, once expired. */
   refreshing: boolean;
+  /** The records' version read just before the value (with a `version`). */
+  version?: string;
 }
 
 /**
@@ -63,10 +65,14 @@ export interface ReadCacheCounters {
 }
 
 /**
- * Answers of read queries, kept `ttlMs` (counted from the start of the query) and dropped at once
+ * The one cache of computed results (decision 0054): answers of read queries and what is computed
+ * from them (derived figures, the population table), kept `ttlMs` (counted from the start of the
+ * query) and dropped at once
  * by `invalidate()`, which every write of this instance calls after it commits, and which
- * announcements of other instances' writes and CLI imports call too (`REDIS_URL`). Without Redis,
- * those show up here within `ttlMs` plus one query time: an expired answer is read again by the
+ * announcements of other instances' writes and CLI imports call too (`REDIS_URL`). With a
+ * `version` (SQLite: it changes with every commit, any connection's), an expired answer read at
+ * the version the records still have is kept another `ttlMs` instead of being computed again.
+ * Without Redis, those show up here within `ttlMs` plus one query time: an expired answer is read again by the
  * first caller after it expires, who gets the new one if it comes within `REFRESH_WAIT_MS`, and
  * served meanwhile (an answer dropped by `invalidate()` is not: its callers wait for the new one).
  * Readers then never wait long for the periodic reads, which can be slow while a long import
@@ -81,6 +87,7 @@ export class ReadCache {
     private readonly ttlMs: number,
     private readonly maxEntries = 1000,
     private readonly counts: CacheCounts = { hits: 0, misses: 0 },
+    private readonly version?: () => Promise<string>,
   ) {}
 
   get<T>(key: string, load: () => Promise<T>): Promise<T> {
@@ -129,7 +136,7 @@ export class ReadCache {
   private load(key: string, load: () => Promise<unknown>, now: number, expired?: Entry): Entry {
     const entry: Entry = {
       expires: now + this.ttlMs,
-      value: load(),
+      value: this.read(load, expired, (version) => (entry.version = version)),
       ready: false,
       refreshing: false,
     };
@@ -145,6 +152,22 @@ export class ReadCache {
       },
     );
     return entry;
+  }
+
+  /**
+   * `load()`; with a version, read first (a write after it costs one more read, never a stale
+   * answer), and the expired value kept when the records are still at its version.
+   */
+  private read(
+    load: () => Promise<unknown>,
+    expired: Entry | undefined,
+    readAt: (version: string) => void,
+  ): Promise<unknown> {
+    if (!this.version) return load();
+    return this.version().then((now) => {
+      readAt(now);
+      return expired?.ready && expired.version === now ? expired.value : load();
+    });
   }
 
   private set(key: string, entry: Entry): void {

@@ -5,6 +5,7 @@ import { TokenService } from '@api/auth/token.service';
 import { databaseEnv, runCli } from '../../support/cli';
 import { flushRedisDb } from '../../support/cli-test-bed';
 import { recordBody } from '../../support/fixtures';
+import { openSqliteFile } from '../../support/sqlite-file';
 import { TestApp, bootTestApp } from '../../support/test-app';
 import { ClientThrottlerGuard } from '@api/rate-limit/client-throttler.guard';
 
@@ -397,11 +398,17 @@ describe('response cache (public answers served before Nest)', () => {
         .set(t.auth())
         .send(record('2021-01-01', 'France', 10));
       await t.http.get('/api/covid/public/totals');
-      // A write this instance does not hear of (another instance without Redis, the CLI).
-      await t.dataSource.query(
-        `INSERT INTO covid_data (date, country, country_key, total_cases, new_cases, total_deaths, new_deaths)
-         VALUES ('2021-01-01', 'Peru', 'peru', 1000, 0, 0, 0)`,
-      );
+      // A write this instance does not hear of (another instance without Redis, the CLI): on its
+      // own connection, as theirs, which SQLite's version of the records sees.
+      const insert = `INSERT INTO covid_data (date, country, country_key, total_cases, new_cases, total_deaths, new_deaths)
+         VALUES ('2021-01-01', 'Peru', 'peru', 1000, 0, 0, 0)`;
+      if (t.config.db.type === 'mysql') {
+        await t.dataSource.query(insert);
+      } else {
+        const other = openSqliteFile(t.config.db.path);
+        other.exec(insert);
+        other.close();
+      }
       const stale = await t.http.get('/api/covid/public/totals');
       expect(fromMemory(stale)).toBe(true);
       expect(stale.body).toEqual({ total_cases: 10, total_deaths: 1 });

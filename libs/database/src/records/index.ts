@@ -1,7 +1,6 @@
 export * from './series.types';
 export * from './record-rows';
 export * from './list-cursor';
-export * from './versioned-memo';
 export * from './reads/record-reads.repository';
 export * from './writes/record-writes.repository';
 export * from './bulk';

@@ -5,7 +5,7 @@ import { ListFormat, isWholeDownload, listChunks, listText } from '../list-forma
 import { CachedValue, ReadCache } from '../read-cache';
 import { SeriesCorrections, correctedOfAny } from '../history/series-corrections';
 import { SeriesVintages } from '../history/series-vintages';
-import { PopulationOf } from './daily-figures';
+import { FigureDay, PopulationOf } from './daily-figures';
 import { FigureCursor, decodeFigureCursor, encodeFigureCursor } from './figure-cursor';
 import { mapCountries } from './figure-map';
 import { DEFAULT_MAP_METRIC, METRICS, Metric, isMetric, parseMetrics } from './figure-metrics';
@@ -23,7 +23,6 @@ import {
   rowsInRange,
 } from './figure-request';
 import { weekEnd } from './iso-week';
-import { PageInputs, PageMemo } from './page-memo';
 import { PopulationTable } from './population-table';
 
 export { FIGURE_PERIODS, FigurePeriod } from './figure-request';
@@ -74,9 +73,6 @@ const badQuery = (...problems: Parameters<typeof problemMessage>[0][]) =>
  * read through the disease's read cache, as of an instant when asked. COVID and MPOX share it.
  */
 export class SeriesFigures {
-  private readonly pages = new PageMemo<{ text: string; next?: string }>();
-  private lastTable?: { content: string; table: PopulationTable };
-
   constructor(
     private readonly repository: FiguresRepository,
     private readonly populationRows: () => Promise<PopulationRow[]>,
@@ -104,16 +100,10 @@ export class SeriesFigures {
 
   /** The population table, kept in the read cache (a population import drops it too). */
   population(): Promise<PopulationTable> {
-    return this.cache.get('population', async () => this.tableOf(await this.populationRows()));
-  }
-
-  /** The table of `rows`: the one made last time when they are the same (see `PageMemo`). */
-  private tableOf(rows: PopulationRow[]): PopulationTable {
-    const content = rows.map((row) => `${row.iso3} ${row.year} ${row.population}`).join('\n');
-    if (this.lastTable?.content === content) return this.lastTable.table;
-    const table = new PopulationTable(rows);
-    this.lastTable = { content, table };
-    return table;
+    return this.cache.get(
+      'population',
+      async () => new PopulationTable(await this.populationRows()),
+    );
   }
 
   /** A place's population for its figures of `year` (a region: the sum over its members). */
@@ -155,9 +145,7 @@ export class SeriesFigures {
         throw badQuery({ field: 'lag', problem: 'not-with', other: `country=${place.name}` });
       }
       const key = `series:${format}:${JSON.stringify({ ...request, country: place.key })}`;
-      const page = await this.cache.getCached(key, () =>
-        this.placePage(place, request, format, `${key} ${place.name}`),
-      );
+      const page = await this.cache.getCached(key, () => this.placePage(place, request, format));
       return { kind: 'cached', answer: page.map((p) => p.text), next: page.value.next };
     }
     return this.allPlaces(request, format);
@@ -180,7 +168,11 @@ export class SeriesFigures {
   private async placeInputs(
     place: Place,
     request: FigureRequest,
-  ): Promise<PageInputs & { populationOf: PopulationOf }> {
+  ): Promise<{
+    days: FigureDay[];
+    corrected: ReadonlySet<string>;
+    populationOf: PopulationOf;
+  }> {
     const range = readRange(request);
     const table = await this.population();
     if (place.kind === 'region') {
@@ -190,40 +182,38 @@ export class SeriesFigures {
       // A region's day is corrected when a member's is; negative when its sum is (decision 0034).
       const corrected = await this.regionCorrected(region, request);
       const populationOf = this.populationOf(table, { region: place.region });
-      return { days, table, corrected, populationOf };
+      return { days, corrected, populationOf };
     }
     if (request.lag !== undefined && this.vintages) {
       const atLag = await this.vintages.placeDaysAtLag(place.key, range, request.lag);
-      return { ...atLag, table, populationOf: this.populationOf(table, { iso3: place.iso3 }) };
+      return { ...atLag, populationOf: this.populationOf(table, { iso3: place.iso3 }) };
     }
     const { days } = await this.listPages.run(() => this.repository.placeDays(place.key, range));
     const corrected = await this.correctedDates(place.key, request);
-    return { days, table, corrected, populationOf: this.populationOf(table, { iso3: place.iso3 }) };
+    return { days, corrected, populationOf: this.populationOf(table, { iso3: place.iso3 }) };
   }
 
-  /** A place's page (cached by the caller under `key`; computed again only from new inputs). */
-  private async placePage(place: Place, request: FigureRequest, format: ListFormat, key: string) {
+  /** A place's page (kept in the read cache by the caller). */
+  private async placePage(place: Place, request: FigureRequest, format: ListFormat) {
     const { populationOf, ...inputs } = await this.placeInputs(place, request);
-    return this.pages.get(key, inputs, () => {
-      let rows = rowsInRange(
-        figuresOf(inputs.days, populationOf, request.period, inputs.corrected),
-        request,
-      );
-      if (request.after) rows = rows.filter((row) => row.date > request.after!.date);
-      let next: string | undefined;
-      if (request.limit !== undefined && rows.length > request.limit) {
-        rows = rows.slice(0, request.limit);
-        next = encodeFigureCursor({ key: place.key, date: rows[rows.length - 1].date });
-      }
-      const isoCode = place.kind === 'region' ? place.region.owidCode : place.iso3;
-      const items = rows.map((row) =>
-        rowOutput({ name: place.name, isoCode }, row, request.metrics, format),
-      );
-      return {
-        text: listText(format, columnsOf(request.metrics, place.kind === 'region'), items),
-        next,
-      };
-    });
+    let rows = rowsInRange(
+      figuresOf(inputs.days, populationOf, request.period, inputs.corrected),
+      request,
+    );
+    if (request.after) rows = rows.filter((row) => row.date > request.after!.date);
+    let next: string | undefined;
+    if (request.limit !== undefined && rows.length > request.limit) {
+      rows = rows.slice(0, request.limit);
+      next = encodeFigureCursor({ key: place.key, date: rows[rows.length - 1].date });
+    }
+    const isoCode = place.kind === 'region' ? place.region.owidCode : place.iso3;
+    const items = rows.map((row) =>
+      rowOutput({ name: place.name, isoCode }, row, request.metrics, format),
+    );
+    return {
+      text: listText(format, columnsOf(request.metrics, place.kind === 'region'), items),
+      next,
+    };
   }
 
   /**
@@ -317,7 +307,7 @@ export class SeriesFigures {
   ): Promise<{ country: string | null; iso3: string | null; rows: FlaggedRow[] }> {
     const table = await this.population();
     const { country, days } = await this.listPages.run(() =>
-      this.repository.placeDays(key, readRange(request), { memo: false }),
+      this.repository.placeDays(key, readRange(request)),
     );
     const iso3 = country === null ? null : (resolveCountry(country)?.iso3 ?? null);
     const corrected = await this.correctedDates(key, request);

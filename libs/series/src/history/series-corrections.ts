@@ -12,12 +12,7 @@ import {
   correctionsPage,
   publicCorrection,
 } from './correction-list';
-import {
-  VersionedMemo,
-  CorrectionFilter,
-  CorrectionPosition,
-  CorrectionsRepository,
-} from '@app/database';
+import { CorrectionFilter, CorrectionPosition, CorrectionsRepository } from '@app/database';
 
 /** The query of `GET /<key>/corrections`, validated in form by the API's DTO. */
 export interface CorrectionsQuery {
@@ -41,11 +36,7 @@ export type CorrectedPlaces = Map<string, Set<string>>;
  * public page, and the corrected dates that flag the derived series. COVID and MPOX share it.
  */
 export class SeriesCorrections {
-  private readonly placeMemo?: VersionedMemo<Set<string>>;
-
   /**
-   * @param version as `FiguresRepository`'s: when given (SQLite), the corrected dates are kept
-   * until the next write.
    * @param placeName a stored place's name as its latest record has it (null: no record).
    */
   constructor(
@@ -53,12 +44,7 @@ export class SeriesCorrections {
     private readonly cache: ReadCache,
     private readonly listPages: ConcurrencyLimit,
     private readonly placeName: (key: string) => Promise<string | null>,
-    version?: () => Promise<string>,
-  ) {
-    if (version) {
-      this.placeMemo = new VersionedMemo(version, 64);
-    }
-  }
+  ) {}
 
   /** A page of `/corrections` in `format`; 400 naming the parameter for a query that cannot be. */
   async list(query: CorrectionsQuery, format: ListFormat): Promise<FeedBody> {
@@ -136,11 +122,8 @@ export class SeriesCorrections {
   }
 
   /** The dates of a place with a correction (as of `asOf`, epoch ms, when given). */
-  correctedDates(key: string, asOf?: number): Promise<Set<string>> {
-    const read = async () =>
-      new Set((await this.repository.correctedDays(key, asOf)).map((day) => day.date));
-    if (!this.placeMemo || asOf !== undefined) return read();
-    return this.placeMemo.get(key, read);
+  async correctedDates(key: string, asOf?: number): Promise<Set<string>> {
+    return new Set((await this.repository.correctedDays(key, asOf)).map((day) => day.date));
   }
 
   /** The dates a member of the region `name` had corrected (kept with the region's days). */

@@ -52,20 +52,22 @@ export class SeriesModule {
             changes: RecordChangeService,
             counters?: ReadCacheCounters,
           ) => {
+            // Every database call answers within twice DB_TIMEOUT_MS, or fails as a 503.
+            const deadlineMs = 2 * config.db.timeoutMs;
+            const reads = new RecordReadsRepository(dataSource, definition, deadlineMs);
             const cache = new ReadCache(
               config.cacheTtlMs,
               undefined,
               counters?.countsOf(definition.key),
+              reads.version,
             );
             // This instance's writes (its RecordWriter's notice) and, with REDIS_URL, the other
             // instances' drop the cached reads at once.
             changes.onChange(definition.key, () => cache.invalidate());
             const population = new PopulationRepository(dataSource);
-            // Every database call answers within twice DB_TIMEOUT_MS, or fails as a 503.
-            const deadlineMs = 2 * config.db.timeoutMs;
             return new SeriesService(
               definition,
-              new RecordReadsRepository(dataSource, definition, deadlineMs),
+              reads,
               // Its notice drops `cache` (the listener above) and tells the other instances.
               RecordWriter.open(dataSource, definition, changes, deadlineMs),
               {

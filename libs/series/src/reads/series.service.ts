@@ -86,7 +86,6 @@ export class SeriesService {
       this.cache,
       this.listPages,
       (key) => repository.figures.placeName(key),
-      repository.version,
     );
     this.vintages = new SeriesVintages(repository.vintages, this.listPages);
     this.figures = new SeriesFigures(

@@ -2,7 +2,6 @@ import { addDays } from '@app/common';
 import { MAX_OR_TERMS, listChunks } from '../../sql-lists';
 import { FIGURE_COLUMNS_SQL, IN_LIMIT, Row, toDaily } from '../record-rows';
 import { FigureDay } from '../series.types';
-import { VersionedMemo } from '../versioned-memo';
 import { countrySummariesTable } from '../derived-tables';
 import { regionDaysTable } from './region-day-statements';
 
@@ -44,14 +43,6 @@ const where = (conditions: string[]) =>
 /** The SQL of the derived series: days of a place, sums of a region, counts for cursor pages. */
 export class FiguresRepository {
   private readonly summaryTable: string;
-  private readonly regions?: VersionedMemo<FigureDay[]>;
-  private readonly places?: VersionedMemo<{ country: string | null; days: FigureDay[] }>;
-
-  /**
-   * @param version a value that changes with every committed write, when the database gives one
-   * without gaps (SQLite, a single writer): places' days and regions' sums are then kept until it
-   * changes (every region; the places most read, a few MB).
-   */
   private readonly regionTable: string;
 
   /** @param key the disease's key (its tables' prefix). */
@@ -59,32 +50,14 @@ export class FiguresRepository {
     private readonly query: Query,
     private readonly source: Source,
     key: string,
-    version?: () => Promise<string>,
     private readonly mysql = false,
   ) {
     this.regionTable = regionDaysTable(key);
     this.summaryTable = countrySummariesTable(key);
-    if (version) {
-      this.regions = new VersionedMemo(version, 32);
-      this.places = new VersionedMemo(version, 64);
-    }
   }
 
-  /**
-   * One place's days within the range, oldest first, and its name as its last one has it. A scan
-   * of every place (`memo: false`) reads past the memo: it would push out the places read often.
-   */
-  placeDays(
-    key: string,
-    range: FigureRange,
-    { memo = true } = {},
-  ): Promise<{ country: string | null; days: FigureDay[] }> {
-    if (!this.places || !memo || range.asOf !== undefined) return this.readPlace(key, range);
-    const memoKey = JSON.stringify([key, range.from, range.to]);
-    return this.places.get(memoKey, () => this.readPlace(key, range));
-  }
-
-  private async readPlace(
+  /** One place's days within the range, oldest first, and its name as its last one has it. */
+  async placeDays(
     key: string,
     range: FigureRange,
   ): Promise<{ country: string | null; days: FigureDay[] }> {
@@ -106,9 +79,7 @@ export class FiguresRepository {
    */
   regionDays(region: { name: string; keys: string[] }, range: FigureRange): Promise<FigureDay[]> {
     if (range.asOf !== undefined) return this.sumRegion(region.keys, range);
-    if (!this.regions) return this.keptRegionDays(region.name, range);
-    const key = JSON.stringify([region.name, range.from, range.to]);
-    return this.regions.get(key, () => this.keptRegionDays(region.name, range));
+    return this.keptRegionDays(region.name, range);
   }
 
   private async keptRegionDays(region: string, range: FigureRange): Promise<FigureDay[]> {

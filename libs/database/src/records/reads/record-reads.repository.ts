@@ -38,7 +38,7 @@ export class RecordReadsRepository {
   readonly corrections: CorrectionsRepository;
   /** Every version of every figure, from the history (`/vintages`, `/series?lag=N`). */
   readonly vintages: VintagesRepository;
-  /** Changes with every committed write, on SQLite only (see `FiguresRepository`). */
+  /** Changes with every committed write, on SQLite only (the read cache keeps answers by it). */
   readonly version?: () => Promise<string>;
 
   /**
@@ -69,7 +69,6 @@ export class RecordReadsRepository {
       (sql, params) => this.rows(sql, params),
       (asOf) => this.source(asOf),
       definition.key,
-      this.version,
       mysql,
     );
     this.corrections = new CorrectionsRepository(
