@@ -14,7 +14,8 @@ import { formatVintages } from './vintages-run';
 import { FeedPageStats, formatFeedPage } from './feed-run';
 import { RecordHistoryStats, formatRecordHistory } from './history-run';
 import { LoadStats } from './load-run';
-import { YearOfSyncsStats, formatYearOfSyncs } from './year-run';
+import { YearOfSyncsStats } from './year-run';
+import { formatYearOfSyncs } from './year-report';
 import { markdownTable } from './markdown-table';
 
 export interface RouteResult {

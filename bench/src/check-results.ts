@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { BenchResult } from './bench-report';
 import { DATA_ROWS } from './bench-database';
 import { productionStartCommand } from './start-command';
-import { yearOfSyncsProblems } from './year-run';
+import { yearOfSyncsProblems } from './year-report';
 
 /**
  * Checks that a bench run wrote well-formed results (used by CI after a short run): the API ran as

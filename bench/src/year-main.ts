@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { positive } from './bench-options';
 import { BenchDb } from './bench-database';
 import { productionStartCommand } from './start-command';
-import { formatYearOfSyncs, runYearOfSyncs } from './year-run';
+import { formatYearOfSyncs } from './year-report';
+import { YearOfSyncsStats, runYearOfSyncs } from './year-run';
 
 /**
  * The bench's "a year of syncs" section alone (`npm run bench:year`): while working on the
@@ -18,6 +20,7 @@ interface Options {
   port: number;
   country: string;
   apiMain: string;
+  json?: string;
 }
 
 async function main(): Promise<void> {
@@ -28,10 +31,12 @@ async function main(): Promise<void> {
     .option('--port <p>', 'API port', positive, 3300)
     .option('--country <name>', 'country of the per-country reads', 'France')
     .option('--api-main <file>', 'the API build', productionStartCommand().main)
+    .option('--json <file>', "the section's figures per database, each import's time included")
     .parse(process.argv)
     .opts<Options>();
   const dbs: BenchDb[] = options.db === 'both' ? ['sqlite', 'mysql'] : [options.db];
   let met = true;
+  const results: Partial<Record<BenchDb, YearOfSyncsStats>> = {};
   for (const db of dbs) {
     const stats = await runYearOfSyncs(
       db,
@@ -42,6 +47,8 @@ async function main(): Promise<void> {
     );
     process.stdout.write(`\n### ${db}\n\n${formatYearOfSyncs(stats).join('\n')}\n`);
     met &&= stats.met;
+    results[db] = stats;
+    if (options.json) writeFileSync(options.json, `${JSON.stringify(results, null, 2)}\n`);
   }
   process.exitCode = met ? 0 : 1;
 }

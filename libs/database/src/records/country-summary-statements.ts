@@ -58,14 +58,17 @@ export class CountrySummaryStatements {
   private dates(changeSet: string): SqlStatement {
     const touched = `SELECT r.country_key FROM ${this.revisions} r WHERE r.change_set = ?
       UNION SELECT p.country_key FROM ${this.withPrevious()} WHERE r.change_set = ?`;
-    const edge = (fn: 'MIN' | 'MAX') =>
-      `(SELECT ${fn}(d.date) FROM ${this.data} d WHERE d.country_key = t.country_key)`;
+    // ORDER BY ... LIMIT 1, not MIN/MAX: MariaDB read every record of the country for a
+    // correlated MIN, the whole table for an import that touches every country.
+    const edge = (order: 'ASC' | 'DESC') =>
+      `(SELECT d.date FROM ${this.data} d WHERE d.country_key = t.country_key
+        ORDER BY d.date ${order} LIMIT 1)`;
     const update = this.mysql
       ? 'ON DUPLICATE KEY UPDATE first_date = VALUES(first_date), last_date = VALUES(last_date)'
       : 'ON CONFLICT (country_key) DO UPDATE SET first_date = excluded.first_date, last_date = excluded.last_date';
     return {
       sql: `INSERT INTO ${this.table} (country_key, records, first_date, last_date)
-        SELECT t.country_key, 0, ${edge('MIN')}, ${edge('MAX')}
+        SELECT t.country_key, 0, ${edge('ASC')}, ${edge('DESC')}
         FROM (${touched}) t WHERE t.country_key IS NOT NULL
         ${update}`,
       params: [changeSet, changeSet],
