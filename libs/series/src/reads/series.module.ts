@@ -1,5 +1,5 @@
-import { ConcurrencyLimit } from '@app/common';
-import { DynamicModule, Inject, Module } from '@nestjs/common';
+import { ConcurrencyLimit, diseaseToken } from '@app/common';
+import { DynamicModule, FactoryProvider, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import {
@@ -8,13 +8,17 @@ import {
   SeriesDefinition,
   RecordReadsRepository,
 } from '@app/database';
+import { DerivedFiguresService } from '../figures/derived-figures.service';
+import { CorrectionsService } from '../history/corrections.service';
+import { RevisionsService } from '../history/revisions.service';
+import { VintagesService } from '../history/vintages.service';
 import { READ_CACHE_COUNTS, ReadCache, ReadCacheCounters } from '../read-cache';
+import { WeeklyService } from '../weekly/weekly.service';
 import { RecordChangeModule } from '../writes/record-change.module';
 import { RecordChangeService } from '../writes/record-change.service';
 import { RecordWriter } from '../writes/record-writer.service';
-import { SeriesService } from './series.service';
-
-export const seriesServiceToken = (key: SeriesDefinition['key']): string => `SeriesService:${key}`;
+import { CountriesService } from './countries.service';
+import { RecordsService } from './records.service';
 
 /**
  * Page queries of uncached lists that may run at once, per disease: a quarter of the MySQL pool
@@ -25,33 +29,40 @@ export function listPageQueries(config: AppConfig): number {
   return Math.max(1, Math.floor((config.db.poolSize ?? DEFAULT_POOL_SIZE) / 4));
 }
 
-/** Injects the SeriesService of one disease. */
-export const InjectSeries = (key: SeriesDefinition['key']): ParameterDecorator =>
-  Inject(seriesServiceToken(key));
+/** The services a controller names, per disease: what `forSeries` exports. */
+export const DISEASE_SERVICES = [
+  RecordsService,
+  RevisionsService,
+  CountriesService,
+  CorrectionsService,
+  VintagesService,
+  DerivedFiguresService,
+  WeeklyService,
+] as const;
 
-/** Provides the SeriesService of one disease, bound to its table. */
+/**
+ * Provides one disease's services (`DISEASE_SERVICES`), each once, injected by Nest under
+ * `diseaseToken(Service, key)` (`@InjectDisease(Service, key)`), over that disease's read cache,
+ * list turns, repositories and write path.
+ */
 @Module({})
 export class SeriesModule {
   static forSeries(definition: SeriesDefinition): DynamicModule {
-    const token = seriesServiceToken(definition.key);
+    const token = (type: abstract new (...args: never[]) => unknown) =>
+      diseaseToken(type, definition.key);
+    const provide = <T>(
+      type: abstract new (...args: never[]) => T,
+      inject: FactoryProvider['inject'],
+      useFactory: (...args: never[]) => T,
+    ): FactoryProvider => ({ provide: token(type), inject, useFactory });
     return {
       module: SeriesModule,
       imports: [RecordChangeModule],
       providers: [
-        {
-          provide: token,
-          inject: [
-            DataSource,
-            APP_CONFIG,
-            RecordChangeService,
-            { token: READ_CACHE_COUNTS, optional: true },
-          ],
-          useFactory: (
-            dataSource: DataSource,
-            config: AppConfig,
-            changes: RecordChangeService,
-            counters?: ReadCacheCounters,
-          ) => {
+        provide(
+          ReadCache,
+          [APP_CONFIG, RecordChangeService, { token: READ_CACHE_COUNTS, optional: true }],
+          (config: AppConfig, changes: RecordChangeService, counters?: ReadCacheCounters) => {
             const cache = new ReadCache(
               config.cacheTtlMs,
               undefined,
@@ -60,24 +71,125 @@ export class SeriesModule {
             // This instance's writes (its RecordWriter's notice) and, with REDIS_URL, the other
             // instances' drop the cached reads at once.
             changes.onChange(definition.key, () => cache.invalidate());
+            return cache;
+          },
+        ),
+        // The turns of the uncached lists' page queries: however many clients pull dumps at
+        // once, they never take the whole connection pool. Extra pages wait their turn.
+        provide(ConcurrencyLimit, [APP_CONFIG], (config: AppConfig) => {
+          return new ConcurrencyLimit(listPageQueries(config));
+        }),
+        // Every database call answers within twice DB_TIMEOUT_MS, or fails as a 503.
+        provide(
+          RecordReadsRepository,
+          [DataSource, APP_CONFIG],
+          (dataSource: DataSource, config: AppConfig) => {
+            return new RecordReadsRepository(dataSource, definition, 2 * config.db.timeoutMs);
+          },
+        ),
+        // Its notice drops the read cache (the listener above) and tells the other instances.
+        provide(
+          RecordWriter,
+          [DataSource, APP_CONFIG, RecordChangeService],
+          (dataSource: DataSource, config: AppConfig, changes: RecordChangeService) =>
+            RecordWriter.open(dataSource, definition, changes, 2 * config.db.timeoutMs),
+        ),
+        provide(
+          RevisionsService,
+          [token(RecordReadsRepository), token(ConcurrencyLimit)],
+          (repository: RecordReadsRepository, listPages: ConcurrencyLimit) =>
+            new RevisionsService(repository.revisions, listPages),
+        ),
+        provide(
+          CountriesService,
+          [token(RecordReadsRepository), token(ReadCache)],
+          (repository: RecordReadsRepository, cache: ReadCache) =>
+            new CountriesService(repository, cache),
+        ),
+        provide(
+          CorrectionsService,
+          [token(RecordReadsRepository), token(ReadCache), token(ConcurrencyLimit)],
+          (repository: RecordReadsRepository, cache: ReadCache, listPages: ConcurrencyLimit) =>
+            new CorrectionsService(
+              repository.corrections,
+              cache,
+              listPages,
+              (key) => repository.figures.placeName(key),
+              repository.version,
+            ),
+        ),
+        provide(
+          VintagesService,
+          [token(RecordReadsRepository), token(ConcurrencyLimit)],
+          (repository: RecordReadsRepository, listPages: ConcurrencyLimit) =>
+            new VintagesService(repository.vintages, listPages),
+        ),
+        provide(
+          DerivedFiguresService,
+          [
+            token(RecordReadsRepository),
+            DataSource,
+            token(ReadCache),
+            token(ConcurrencyLimit),
+            token(RevisionsService),
+            token(CorrectionsService),
+            token(VintagesService),
+          ],
+          (
+            repository: RecordReadsRepository,
+            dataSource: DataSource,
+            cache: ReadCache,
+            listPages: ConcurrencyLimit,
+            revisions: RevisionsService,
+            corrections: CorrectionsService,
+            vintages: VintagesService,
+          ) => {
             const population = new PopulationRepository(dataSource);
-            // Every database call answers within twice DB_TIMEOUT_MS, or fails as a 503.
-            const deadlineMs = 2 * config.db.timeoutMs;
-            return new SeriesService(
-              definition,
-              new RecordReadsRepository(dataSource, definition, deadlineMs),
-              // Its notice drops `cache` (the listener above) and tells the other instances.
-              RecordWriter.open(dataSource, definition, changes, deadlineMs),
-              {
-                cache,
-                listPages: new ConcurrencyLimit(listPageQueries(config)),
-                population: () => population.all(),
-              },
+            return new DerivedFiguresService(
+              repository.figures,
+              () => population.all(),
+              cache,
+              listPages,
+              revisions,
+              corrections,
+              vintages,
             );
           },
-        },
+        ),
+        provide(
+          WeeklyService,
+          [
+            token(RecordReadsRepository),
+            token(DerivedFiguresService),
+            token(CorrectionsService),
+            token(ReadCache),
+          ],
+          (
+            repository: RecordReadsRepository,
+            figures: DerivedFiguresService,
+            corrections: CorrectionsService,
+            cache: ReadCache,
+          ) => new WeeklyService(repository, figures, corrections, cache),
+        ),
+        provide(
+          RecordsService,
+          [
+            token(RecordReadsRepository),
+            token(RecordWriter),
+            token(RevisionsService),
+            token(ReadCache),
+            token(ConcurrencyLimit),
+          ],
+          (
+            repository: RecordReadsRepository,
+            writer: RecordWriter,
+            revisions: RevisionsService,
+            cache: ReadCache,
+            listPages: ConcurrencyLimit,
+          ) => new RecordsService(definition, repository, writer, revisions, cache, listPages),
+        ),
       ],
-      exports: [token],
+      exports: DISEASE_SERVICES.map(token),
     };
   }
 }

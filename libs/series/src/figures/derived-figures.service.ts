@@ -3,8 +3,9 @@ import { Region, countryLookupKey, regionNamed, resolveCountry } from '@app/coun
 import { FiguresRepository, PopulationRow } from '@app/database';
 import { ListFormat, isWholeDownload, listChunks, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
-import { SeriesCorrections, correctedOfAny } from '../history/series-corrections';
-import { SeriesVintages } from '../history/series-vintages';
+import { CorrectionsService, correctedOfAny } from '../history/corrections.service';
+import { VintagesService } from '../history/vintages.service';
+import { RevisionsService } from '../history/revisions.service';
 import { PopulationOf } from './daily-figures';
 import { FigureCursor, decodeFigureCursor, encodeFigureCursor } from './figure-cursor';
 import { mapCountries } from './figure-map';
@@ -70,10 +71,10 @@ const badQuery = (...problems: Parameters<typeof problemMessage>[0][]) =>
   ApiError.badRequest(MESSAGES.invalidQuery, problems.map(problemMessage));
 
 /**
- * The derived series of one disease (`/series`, the public map, the weekly answers' figures):
- * read through the disease's read cache, as of an instant when asked. COVID and MPOX share it.
+ * The derived figures of one disease (`/series`, the public map, the weekly answers' population):
+ * read through the disease's read cache, as of an instant when asked. One instance per disease.
  */
-export class SeriesFigures {
+export class DerivedFiguresService {
   private readonly pages = new PageMemo<{ text: string; next?: string }>();
   private lastTable?: { content: string; table: PopulationTable };
 
@@ -82,8 +83,9 @@ export class SeriesFigures {
     private readonly populationRows: () => Promise<PopulationRow[]>,
     private readonly cache: ReadCache,
     private readonly listPages: ConcurrencyLimit,
-    private readonly corrections?: SeriesCorrections,
-    private readonly vintages?: SeriesVintages,
+    private readonly revisions: RevisionsService,
+    private readonly corrections?: CorrectionsService,
+    private readonly vintages?: VintagesService,
   ) {}
 
   /** A region's corrected dates: kept with its days, or as of the request's instant. */
@@ -128,8 +130,17 @@ export class SeriesFigures {
     return (year) => table.of(place.iso3, year);
   }
 
-  /** `/series` in `format`, as of `asOf` when given (already checked). */
-  async series(query: FigureQuery, format: ListFormat, asOf?: number): Promise<FigureBody> {
+  /** `/series` in `format`, as of `as_of` when given (the lists' rules: `RevisionsService`). */
+  async series(query: FigureQuery & { as_of?: string }, format: ListFormat): Promise<FigureBody> {
+    const { as_of: asOf, ...rest } = query;
+    return this.seriesAt(rest, format, await this.revisions.instant(asOf));
+  }
+
+  private async seriesAt(
+    query: FigureQuery,
+    format: ListFormat,
+    asOf?: number,
+  ): Promise<FigureBody> {
     const parsed = parseMetrics(query.metrics);
     if ('unknown' in parsed) {
       throw badQuery({ field: 'metrics', problem: 'unknown-metric', names: parsed.unknown });

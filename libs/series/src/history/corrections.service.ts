@@ -40,7 +40,7 @@ export type CorrectedPlaces = Map<string, Set<string>>;
  * The corrections of one disease (docs/corrections.md): `/corrections`, a country's latest on its
  * public page, and the corrected dates that flag the derived series. COVID and MPOX share it.
  */
-export class SeriesCorrections {
+export class CorrectionsService {
   private readonly placeMemo?: VersionedMemo<Set<string>>;
 
   /**
