@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { describeError, sourceName, withSourceNames } from '@app/common';
+import { InjectDisease, describeError, sourceName, withSourceNames } from '@app/common';
 import {
   AppConfig,
   FIRST_RUN_DELAY_MS,
@@ -9,9 +9,8 @@ import {
   nextSlot,
   slotStart,
 } from '@app/config';
-import { DataSource } from 'typeorm';
 import { SourceRepository } from '@app/database';
-import { COVID_SERIES, MPOX_SERIES, RecordChangeService, RecordWriter } from '@app/series';
+import { RecordWriter } from '@app/series';
 import { MetricsService } from '../metrics/metrics.service';
 import { SyncLockService } from './sync-lock.service';
 import { SyncRunner } from './sync-runner.service';
@@ -45,17 +44,12 @@ export class SyncService implements OnApplicationBootstrap, OnApplicationShutdow
     private readonly lock: SyncLockService,
     private readonly runner: SyncRunner,
     private readonly sources: SourceRepository,
-    dataSource: DataSource,
-    changes: RecordChangeService,
     private readonly metrics: MetricsService,
+    @InjectDisease(RecordWriter, 'covid') covid: RecordWriter,
+    @InjectDisease(RecordWriter, 'mpox') mpox: RecordWriter,
   ) {
     this.sync = config.sync;
-    this.writers = new Map(
-      [COVID_SERIES, MPOX_SERIES].map((series) => [
-        series.key,
-        RecordWriter.open(dataSource, series, changes),
-      ]),
-    );
+    this.writers = new Map([covid, mpox].map((writer) => [writer.definition.key, writer]));
   }
 
   get config(): SyncConfig | undefined {

@@ -1,12 +1,16 @@
 import { ConcurrencyLimit, diseaseToken } from '@app/common';
 import { DynamicModule, FactoryProvider, Module } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import {
+  CorrectionsRepository,
   DEFAULT_POOL_SIZE,
+  FiguresRepository,
+  PopulationModule,
   PopulationRepository,
-  SeriesDefinition,
   RecordReadsRepository,
+  RevisionRepository,
+  SeriesDefinition,
+  VintagesRepository,
 } from '@app/database';
 import { DerivedFiguresService } from '../figures/derived-figures.service';
 import { CorrectionsService } from '../history/corrections.service';
@@ -17,6 +21,7 @@ import { WeeklyService } from '../weekly/weekly.service';
 import { RecordChangeModule } from '../writes/record-change.module';
 import { RecordChangeService } from '../writes/record-change.service';
 import { RecordWriter } from '../writes/record-writer.service';
+import { RecordWriterModule } from '../writes/record-writer.module';
 import { CountriesService } from './countries.service';
 import { RecordsService } from './records.service';
 
@@ -55,9 +60,16 @@ export class SeriesModule {
       inject: FactoryProvider['inject'],
       useFactory: (...args: never[]) => T,
     ): FactoryProvider => ({ provide: token(type), inject, useFactory });
+    const writes = RecordWriterModule.forDisease(definition, { requests: true });
     return {
       module: SeriesModule,
-      imports: [RecordChangeModule],
+      imports: [
+        RecordChangeModule,
+        PopulationModule,
+        // The repositories of the disease, one instance each, and its write path; each call
+        // within twice DB_TIMEOUT_MS, or a 503.
+        writes,
+      ],
       providers: [
         provide(
           ReadCache,
@@ -79,26 +91,11 @@ export class SeriesModule {
         provide(ConcurrencyLimit, [APP_CONFIG], (config: AppConfig) => {
           return new ConcurrencyLimit(listPageQueries(config));
         }),
-        // Every database call answers within twice DB_TIMEOUT_MS, or fails as a 503.
-        provide(
-          RecordReadsRepository,
-          [DataSource, APP_CONFIG],
-          (dataSource: DataSource, config: AppConfig) => {
-            return new RecordReadsRepository(dataSource, definition, 2 * config.db.timeoutMs);
-          },
-        ),
-        // Its notice drops the read cache (the listener above) and tells the other instances.
-        provide(
-          RecordWriter,
-          [DataSource, APP_CONFIG, RecordChangeService],
-          (dataSource: DataSource, config: AppConfig, changes: RecordChangeService) =>
-            RecordWriter.open(dataSource, definition, changes, 2 * config.db.timeoutMs),
-        ),
         provide(
           RevisionsService,
-          [token(RecordReadsRepository), token(ConcurrencyLimit)],
-          (repository: RecordReadsRepository, listPages: ConcurrencyLimit) =>
-            new RevisionsService(repository.revisions, listPages),
+          [token(RevisionRepository), token(ConcurrencyLimit)],
+          (revisions: RevisionRepository, listPages: ConcurrencyLimit) =>
+            new RevisionsService(revisions, listPages),
         ),
         provide(
           CountriesService,
@@ -108,27 +105,39 @@ export class SeriesModule {
         ),
         provide(
           CorrectionsService,
-          [token(RecordReadsRepository), token(ReadCache), token(ConcurrencyLimit)],
-          (repository: RecordReadsRepository, cache: ReadCache, listPages: ConcurrencyLimit) =>
+          [
+            token(CorrectionsRepository),
+            token(FiguresRepository),
+            token(RecordReadsRepository),
+            token(ReadCache),
+            token(ConcurrencyLimit),
+          ],
+          (
+            corrections: CorrectionsRepository,
+            figures: FiguresRepository,
+            records: RecordReadsRepository,
+            cache: ReadCache,
+            listPages: ConcurrencyLimit,
+          ) =>
             new CorrectionsService(
-              repository.corrections,
+              corrections,
               cache,
               listPages,
-              (key) => repository.figures.placeName(key),
-              repository.version,
+              (key) => figures.placeName(key),
+              records.version,
             ),
         ),
         provide(
           VintagesService,
-          [token(RecordReadsRepository), token(ConcurrencyLimit)],
-          (repository: RecordReadsRepository, listPages: ConcurrencyLimit) =>
-            new VintagesService(repository.vintages, listPages),
+          [token(VintagesRepository), token(ConcurrencyLimit)],
+          (vintages: VintagesRepository, listPages: ConcurrencyLimit) =>
+            new VintagesService(vintages, listPages),
         ),
         provide(
           DerivedFiguresService,
           [
-            token(RecordReadsRepository),
-            DataSource,
+            token(FiguresRepository),
+            PopulationRepository,
             token(ReadCache),
             token(ConcurrencyLimit),
             token(RevisionsService),
@@ -136,17 +145,16 @@ export class SeriesModule {
             token(VintagesService),
           ],
           (
-            repository: RecordReadsRepository,
-            dataSource: DataSource,
+            figures: FiguresRepository,
+            population: PopulationRepository,
             cache: ReadCache,
             listPages: ConcurrencyLimit,
             revisions: RevisionsService,
             corrections: CorrectionsService,
             vintages: VintagesService,
           ) => {
-            const population = new PopulationRepository(dataSource);
             return new DerivedFiguresService(
-              repository.figures,
+              figures,
               () => population.all(),
               cache,
               listPages,
@@ -160,16 +168,18 @@ export class SeriesModule {
           WeeklyService,
           [
             token(RecordReadsRepository),
+            token(FiguresRepository),
             token(DerivedFiguresService),
             token(CorrectionsService),
             token(ReadCache),
           ],
           (
             repository: RecordReadsRepository,
+            days: FiguresRepository,
             figures: DerivedFiguresService,
             corrections: CorrectionsService,
             cache: ReadCache,
-          ) => new WeeklyService(repository, figures, corrections, cache),
+          ) => new WeeklyService(repository, days, figures, corrections, cache),
         ),
         provide(
           RecordsService,
@@ -189,7 +199,8 @@ export class SeriesModule {
           ) => new RecordsService(definition, repository, writer, revisions, cache, listPages),
         ),
       ],
-      exports: DISEASE_SERVICES.map(token),
+      // The write path too: the scheduled sync makes the worker's writes known through it.
+      exports: [...DISEASE_SERVICES.map(token), writes],
     };
   }
 }

@@ -1,6 +1,6 @@
 import { ApiError, MESSAGES } from '@app/common';
 import { WORLD, countryLookupKey, regionNamed, resolveCountry } from '@app/countries';
-import { RecordReadsRepository } from '@app/database';
+import { FiguresRepository, RecordReadsRepository } from '@app/database';
 import { DerivedFiguresService } from '../figures/derived-figures.service';
 import { CorrectionsService } from '../history/corrections.service';
 import { CachedValue, ReadCache } from '../read-cache';
@@ -13,6 +13,7 @@ import { weeklySeries } from './weekly-series';
 export class WeeklyService {
   constructor(
     private readonly repository: RecordReadsRepository,
+    private readonly days: FiguresRepository,
     private readonly figures: DerivedFiguresService,
     private readonly corrections: CorrectionsService,
     private readonly cache: ReadCache,
@@ -38,7 +39,8 @@ export class WeeklyService {
   /** The world's weekly series: each day's sums over the countries with a record that day. */
   worldJson(): Promise<CachedValue<string>> {
     return this.cache.getCached('json:weekly-world', async () => {
-      const days = await this.repository.dailyWorld();
+      // Sums over the countries that have a record on each date, oldest first.
+      const days = await this.days.regionDays({ name: WORLD, keys: [] }, {});
       const table = await this.figures.population();
       const populationOf = this.figures.populationOf(table, { region: regionNamed(WORLD) });
       const corrected = await this.corrections.regionCorrectedDates(WORLD);
