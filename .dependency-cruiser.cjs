@@ -8,18 +8,6 @@
 const DATABASE_PACKAGES = ['typeorm', '@nestjs/typeorm', 'mysql2', 'better-sqlite3'];
 
 /**
- * TEMPORARY: files that still take the `DataSource` while their repositories become Nest
- * providers of libs/database (issue 55). Each is removed from this list as it stops; none is added.
- */
-const DATABASE_IMPORTERS_LEFT = [
-  '^libs/series/',
-  '^libs/importer/src/import\\.service\\.ts$',
-  '^libs/importer/src/population-import\\.service\\.ts$',
-  '^apps/cli/src/records/record-history\\.service\\.ts$',
-  '^apps/cli/src/records/export\\.service\\.ts$',
-];
-
-/**
  * The libraries' order (docs/architecture.md): each may import only those listed for it, so the
  * order holds even where breaking it would not make a cycle.
  */
@@ -116,7 +104,7 @@ module.exports = {
         'inject a repository or a provider `@app/database` exports.',
       from: {
         path: '^(apps|libs|bench)/',
-        pathNot: ['^libs/database/', ...DATABASE_IMPORTERS_LEFT],
+        pathNot: '^libs/database/',
       },
       to: {
         // Resolved into node_modules, or named as is when it cannot be resolved.

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
-import { RecordValues, RecordWriter, SeriesDefinition } from '@app/series';
+import { RecordReverter, RecordValues, RecordWriter, SeriesDefinition } from '@app/series';
+import { BulkLoadRepository, RecordWritesRepository, RevisionRepository } from '@app/database';
 
 /** A valid record body; override any field. */
 export function recordBody(
@@ -41,7 +42,15 @@ export function seedWriter(
   series: SeriesDefinition,
   deadlineMs?: number,
 ): RecordWriter {
-  return RecordWriter.open(dataSource, series, { written: () => undefined }, deadlineMs);
+  const revisions = new RevisionRepository(dataSource, series, deadlineMs);
+  const writes = new RecordWritesRepository(dataSource, series, revisions, deadlineMs);
+  return new RecordWriter(
+    series,
+    writes,
+    new BulkLoadRepository(dataSource, series, revisions, deadlineMs),
+    new RecordReverter(revisions, writes),
+    { written: () => undefined },
+  );
 }
 
 /** An instant strictly between the writes before and after it (revisions are stamped in ms). */

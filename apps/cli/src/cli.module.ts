@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { ApiTokenRepository, DatabaseModule } from '@app/database';
 import { ImporterModule } from '@app/importer';
+import { COVID_SERIES, MPOX_SERIES, RecordWriterModule } from '@app/series';
 import { ExportService } from './records/export.service';
 import { RecordHistoryService } from './records/record-history.service';
 import { TokenAdminService } from './tokens/token-admin.service';
@@ -24,6 +25,9 @@ export class CliModule {
           queryTimeoutMs: CLI_QUERY_TIMEOUT_MS,
         }),
         ImporterModule,
+        // Each disease's write path and repositories: the importer's instances.
+        RecordWriterModule.forDisease(COVID_SERIES),
+        RecordWriterModule.forDisease(MPOX_SERIES),
       ],
       providers: [ApiTokenRepository, TokenAdminService, ExportService, RecordHistoryService],
     };

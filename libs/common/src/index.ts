@@ -7,3 +7,4 @@ export * from './describe-error';
 export * from './csv';
 export * from './source-name';
 export * from './concurrency-limit';
+export * from './disease-token';

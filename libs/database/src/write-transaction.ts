@@ -10,6 +10,9 @@ const DEADLOCK_ATTEMPTS = 5;
  */
 export const LOCK_RETRY_MAX_MS = 4;
 
+/** A connection inside (or outside) a transaction, as the repositories' statements take it. */
+export type SqlSession = EntityManager;
+
 /** Per SQLite DataSource: the end of the queue of its writes. */
 const sqliteWrites = new WeakMap<DataSource, Promise<unknown>>();
 

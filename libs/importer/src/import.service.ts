@@ -1,17 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { AppConfig, InjectConfig } from '@app/config';
-import {
-  ChangeOrigin,
-  RecordWriter,
-  SeriesDefinition,
-  announcingNotice,
-  recordProblems,
-} from '@app/series';
-import { RecordReadsRepository } from '@app/database';
+import { ChangeOrigin, RecordWriter, SeriesDefinition, recordProblems } from '@app/series';
+import { CorrectionsRepository } from '@app/database';
 import { ImportError } from './import-error';
-import { describeError, importActor } from '@app/common';
+import { InjectDisease, describeError, importActor } from '@app/common';
 import { interruptedBy } from './import-error';
 import { BlankCellFiller, FillCounts } from './blank-cells';
 import { BufferedSink, RecordSink, StreamingSink } from './record-sink';
@@ -74,10 +67,30 @@ export interface ImportSummary extends WriteCounts {
  */
 @Injectable()
 export class ImportService {
+  /** Each disease's write path and corrections, by key. */
+  private readonly diseases: Map<
+    string,
+    { writer: RecordWriter; corrections: CorrectionsRepository }
+  >;
+
   constructor(
-    private readonly dataSource: DataSource,
     @InjectConfig() private readonly config: AppConfig,
-  ) {}
+    @InjectDisease(RecordWriter, 'covid') covid: RecordWriter,
+    @InjectDisease(RecordWriter, 'mpox') mpox: RecordWriter,
+    @InjectDisease(CorrectionsRepository, 'covid') covidCorrections: CorrectionsRepository,
+    @InjectDisease(CorrectionsRepository, 'mpox') mpoxCorrections: CorrectionsRepository,
+  ) {
+    this.diseases = new Map([
+      ['covid', { writer: covid, corrections: covidCorrections }],
+      ['mpox', { writer: mpox, corrections: mpoxCorrections }],
+    ]);
+  }
+
+  private disease(series: SeriesDefinition) {
+    const found = this.diseases.get(series.key);
+    if (found === undefined) throw new Error(`no disease ${series.key}`);
+    return found;
+  }
 
   /**
    * Once `signal` is aborted, reading stops or the transaction is rolled back; the summary then
@@ -241,12 +254,8 @@ export class ImportService {
     progress: ImportProgress,
     signal?: AbortSignal,
   ): RecordSink {
-    const writer = RecordWriter.open(
-      this.dataSource,
-      series,
-      announcingNotice(this.config.redisUrl),
-    );
-    return this.dataSource.options.type === 'mysql'
+    const { writer } = this.disease(series);
+    return this.config.db.type === 'mysql'
       ? new StreamingSink(writer, origin, progress, signal)
       : new BufferedSink(writer, origin, progress, signal);
   }
@@ -260,8 +269,8 @@ export class ImportService {
     summary: ImportSummary,
   ): Promise<number | undefined> {
     if (summary.inserted + summary.updated === 0) return 0;
-    return new RecordReadsRepository(this.dataSource, series).corrections
-      .countFigures({ requestId: summary.importId })
+    return this.disease(series)
+      .corrections.countFigures({ requestId: summary.importId })
       .catch(() => undefined);
   }
 

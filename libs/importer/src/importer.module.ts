@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { PopulationRepository, SourceRepository } from '@app/database';
+import { PopulationModule, SourceRepository } from '@app/database';
+import { COVID_SERIES, MPOX_SERIES, RecordWriterModule } from '@app/series';
 import { PopulationImportService } from './population-import.service';
 import { FileImportService } from './file-import.service';
 import { ImportService } from './import.service';
@@ -10,12 +11,17 @@ import { UrlImportService } from './url-import.service';
  * API's scheduled sync. Needs the configuration and a database connection from its importer.
  */
 @Module({
+  // Each disease's write path: no deadline (an import is long), an announcement for its notice.
+  imports: [
+    PopulationModule,
+    RecordWriterModule.forDisease(COVID_SERIES),
+    RecordWriterModule.forDisease(MPOX_SERIES),
+  ],
   providers: [
     ImportService,
     FileImportService,
     UrlImportService,
     SourceRepository,
-    PopulationRepository,
     PopulationImportService,
   ],
   exports: [
@@ -23,7 +29,7 @@ import { UrlImportService } from './url-import.service';
     FileImportService,
     UrlImportService,
     SourceRepository,
-    PopulationRepository,
+    PopulationModule,
     PopulationImportService,
   ],
 })

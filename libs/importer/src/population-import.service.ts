@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DataSource } from 'typeorm';
 import { AppConfig, InjectConfig } from '@app/config';
 import { PopulationRepository, PopulationWriteCounts, SourceRepository } from '@app/database';
-import { describeError, sourceName } from '@app/common';
-import { COVID_SERIES, MPOX_SERIES, RecordWriter, announcingNotice } from '@app/series';
+import { InjectDisease, describeError, sourceName } from '@app/common';
+import { RecordWriter } from '@app/series';
 import { csvRecords } from './csv-records';
 import { ImportError, interruptedBy } from './import-error';
 import { closeImportFile, fileContent, openImportFile } from './import-file';
@@ -35,8 +34,9 @@ export class PopulationImportService {
   constructor(
     private readonly population: PopulationRepository,
     private readonly sources: SourceRepository,
-    private readonly dataSource: DataSource,
     @InjectConfig() private readonly config: AppConfig,
+    @InjectDisease(RecordWriter, 'covid') private readonly covid: RecordWriter,
+    @InjectDisease(RecordWriter, 'mpox') private readonly mpox: RecordWriter,
   ) {}
 
   async run(
@@ -167,10 +167,7 @@ export class PopulationImportService {
     const wrote = counts.inserted + counts.updated > 0;
     // Per-million figures of both diseases depend on the table: made known as their writes are.
     if (wrote) {
-      const notice = announcingNotice(this.config.redisUrl);
-      for (const series of [COVID_SERIES, MPOX_SERIES]) {
-        await RecordWriter.open(this.dataSource, series, notice).written();
-      }
+      for (const writer of [this.covid, this.mpox]) await writer.written();
     }
     return { kind: 'imported', summary: { ...parsed.summary, ...counts } };
   }

@@ -11,7 +11,7 @@ export * from './figures/figure-metrics';
 export * from './figures/figure-rounding';
 export * from './figures/figure-cursor';
 export * from './figures/population-table';
-export * from './figures/series-figures';
+export * from './figures/derived-figures.service';
 export * from './figures/figure-flags';
 // The records' types and the series' definitions live with their tables in `@app/database`
 // (decision 0035); re-exported so that the apps and tests keep importing them from here.
@@ -33,3 +33,4 @@ export type {
   WeeklySeries,
 } from '@app/database';
 export { COVID_SERIES, MPOX_SERIES, RECORD_COLUMNS } from '@app/database';
+export * from './weekly/weekly.service';

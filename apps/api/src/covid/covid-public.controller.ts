@@ -1,8 +1,8 @@
 import { Controller, Get, Header, Param, Query, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { MESSAGES } from '@app/common';
-import { CachedValue, InjectSeries, ListFormat, SeriesService, parseAsOf } from '@app/series';
+import { InjectDisease, MESSAGES } from '@app/common';
+import { CachedValue, ListFormat, RecordsService, parseAsOf } from '@app/series';
 import { Public } from '../auth/public.decorator';
 import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { ApiBadRequest, ApiCommonErrors, ApiNotFound } from '../common/api-responses';
@@ -20,7 +20,7 @@ import { RecordResponse, TotalsResponse } from '../series/series.responses';
 @ApiCommonErrors()
 @Controller('covid/public')
 export class CovidPublicController {
-  constructor(@InjectSeries('covid') private readonly series: SeriesService) {}
+  constructor(@InjectDisease(RecordsService, 'covid') private readonly records: RecordsService) {}
 
   @Get('latest')
   @ListRoute()
@@ -32,7 +32,7 @@ export class CovidPublicController {
     @ListFormatParam() format: ListFormat,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CachedValue<string>> {
-    const answer = await this.series.latestList(format);
+    const answer = await this.records.latestList(format);
     setListHeaders(reply, format);
     return answer;
   }
@@ -55,7 +55,7 @@ export class CovidPublicController {
     @ListFormatParam() format: ListFormat,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CachedValue<string>> {
-    const answer = await this.series.countryWindowList(country, format, as_of);
+    const answer = await this.records.countryWindowList(country, format, as_of);
     setListHeaders(reply, format);
     if (as_of !== undefined) setAsOfCacheControl(reply, Number(parseAsOf(as_of)));
     return answer;
@@ -66,6 +66,6 @@ export class CovidPublicController {
   @ApiOperation({ summary: "Worldwide totals: sums of each country's most recent record" })
   @ApiOkResponse({ description: 'Zeros when there is no record', type: TotalsResponse })
   totals(): Promise<CachedValue<string>> {
-    return this.series.publicJson('totals');
+    return this.records.publicJson('totals');
   }
 }

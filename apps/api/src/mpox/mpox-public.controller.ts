@@ -1,6 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CachedValue, InjectSeries, SeriesService } from '@app/series';
+import { CachedValue, RecordsService } from '@app/series';
+import { InjectDisease } from '@app/common';
 import { Public } from '../auth/public.decorator';
 import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { ApiCommonErrors } from '../common/api-responses';
@@ -13,7 +14,7 @@ import { SeriesSummaryResponse } from '../series/series.responses';
 @ApiCommonErrors()
 @Controller('mpox/public')
 export class MpoxPublicController {
-  constructor(@InjectSeries('mpox') private readonly series: SeriesService) {}
+  constructor(@InjectDisease(RecordsService, 'mpox') private readonly records: RecordsService) {}
 
   @Get('summary')
   @Header('Content-Type', JSON_TYPE)
@@ -23,6 +24,6 @@ export class MpoxPublicController {
   })
   @ApiOkResponse({ description: 'The summary', type: SeriesSummaryResponse })
   summary(): Promise<CachedValue<string>> {
-    return this.series.publicJson('summary');
+    return this.records.publicJson('summary');
   }
 }

@@ -1,12 +1,7 @@
 import { Query, Req, Res, StreamableFile, Type } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  InjectSeries,
-  ListFormat,
-  MAX_FEED_LIMIT,
-  SeriesDefinition,
-  SeriesService,
-} from '@app/series';
+import { ListFormat, MAX_FEED_LIMIT, SeriesDefinition, RevisionsService } from '@app/series';
+import { InjectDisease } from '@app/common';
 import { ListFormatParam } from '../list-routes/list-route.decorator';
 import { pageReply } from '../list-routes/list-reply';
 import { ChangeFeedQueryDto } from './dto/change-feed-query.dto';
@@ -23,7 +18,9 @@ const FEED_LINK_PARAMETERS = ['limit', 'format'] as const;
  */
 export function SeriesChangesController(definition: SeriesDefinition): Type<object> {
   class ChangesController {
-    constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
+    constructor(
+      @InjectDisease(RevisionsService, definition.key) private readonly revisions: RevisionsService,
+    ) {}
 
     @SeriesListRoute({
       scope: `${definition.key}:read`,
@@ -46,7 +43,7 @@ export function SeriesChangesController(definition: SeriesDefinition): Type<obje
       @Req() request: FastifyRequest,
       @Res({ passthrough: true }) reply: FastifyReply,
     ): Promise<string | StreamableFile> {
-      const page = await this.series.changes(query, format);
+      const page = await this.revisions.changes(query, format);
       return pageReply(page, format, request, reply, {
         query: { ...query },
         names: FEED_LINK_PARAMETERS,

@@ -1,12 +1,12 @@
 import { Query, Req, Res, StreamableFile, Type } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  InjectSeries,
   ListFormat,
   MAX_CORRECTIONS_LIMIT,
   SeriesDefinition,
-  SeriesService,
+  CorrectionsService,
 } from '@app/series';
+import { InjectDisease } from '@app/common';
 import { ListFormatParam } from '../list-routes/list-route.decorator';
 import { pageReply } from '../list-routes/list-reply';
 import { CorrectionsQueryDto } from './dto/corrections-query.dto';
@@ -31,7 +31,10 @@ const CORRECTIONS_LINK_PARAMETERS = [
  */
 export function SeriesCorrectionsController(definition: SeriesDefinition): Type<object> {
   class CorrectionsController {
-    constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
+    constructor(
+      @InjectDisease(CorrectionsService, definition.key)
+      private readonly corrections: CorrectionsService,
+    ) {}
 
     @SeriesListRoute({
       scope: `${definition.key}:read`,
@@ -56,7 +59,7 @@ export function SeriesCorrectionsController(definition: SeriesDefinition): Type<
       @Req() request: FastifyRequest,
       @Res({ passthrough: true }) reply: FastifyReply,
     ): Promise<string | StreamableFile> {
-      const page = await this.series.corrections.list(query, format);
+      const page = await this.corrections.list(query, format);
       return pageReply(page, format, request, reply, {
         query: { ...query },
         names: CORRECTIONS_LINK_PARAMETERS,

@@ -1,8 +1,8 @@
 import { Get, Query, Res, Type } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { FastifyReply } from 'fastify';
-import { MESSAGES } from '@app/common';
-import { InjectSeries, ListFormat, SeriesDefinition, SeriesService } from '@app/series';
+import { InjectDisease, MESSAGES } from '@app/common';
+import { ListFormat, SeriesDefinition, CountriesService } from '@app/series';
 import { ApiBadRequest, ApiNotFound } from '../common/api-responses';
 import { HttpCache } from '../http-cache/http-cache.decorator';
 import { RequireScope } from '../auth/require-scope.decorator';
@@ -23,7 +23,9 @@ export function SeriesCountriesController(definition: SeriesDefinition): Type<ob
     `${definition.key[0].toUpperCase()}${definition.key.slice(1)}DataController_${method}`;
 
   class CountriesController {
-    constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
+    constructor(
+      @InjectDisease(CountriesService, definition.key) private readonly places: CountriesService,
+    ) {}
 
     @Get('countries')
     @RequireScope(`${definition.key}:read`)
@@ -41,7 +43,7 @@ export function SeriesCountriesController(definition: SeriesDefinition): Type<ob
       @ListFormatParam() format: ListFormat,
       @Res({ passthrough: true }) reply: FastifyReply,
     ): Promise<string> {
-      const text = await this.series.places.countriesText(format);
+      const text = await this.places.countriesText(format);
       setListHeaders(reply, format);
       return text;
     }
@@ -60,7 +62,7 @@ export function SeriesCountriesController(definition: SeriesDefinition): Type<ob
     })
     @ApiNotFound(MESSAGES.countryNotFound)
     stats(@Query() { country }: StatsQueryDto): Promise<CountryStatsResponse> {
-      return this.series.places.stats(country);
+      return this.places.stats(country);
     }
   }
   return CountriesController;

@@ -14,17 +14,17 @@ import {
 } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { MESSAGES, todayUtc } from '@app/common';
+import { InjectDisease, MESSAGES, todayUtc } from '@app/common';
 import {
   CachedValue,
-  InjectSeries,
   ListFormat,
   MAX_BULK_RECORDS,
   ChangeOrigin,
   RecordRevision,
   SeriesDefinition,
   SeriesRecord,
-  SeriesService,
+  RecordsService,
+  RevisionsService,
 } from '@app/series';
 import {
   ApiBadRequest,
@@ -59,7 +59,10 @@ import { RecordResponse, RevisionResponse } from './series.responses';
  */
 export function SeriesDataController(definition: SeriesDefinition): Type<object> {
   class DataController {
-    constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
+    constructor(
+      @InjectDisease(RecordsService, definition.key) private readonly records: RecordsService,
+      @InjectDisease(RevisionsService, definition.key) private readonly revisions: RevisionsService,
+    ) {}
 
     @SeriesListRoute({
       scope: `${definition.key}:read`,
@@ -80,7 +83,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       @Req() request: FastifyRequest,
       @Res({ passthrough: true }) reply: FastifyReply,
     ): Promise<CachedValue<string> | string | StreamableFile> {
-      const body = await this.series.list(query, format);
+      const body = await this.records.list(query, format);
       return listReply(body, format, request, reply, {
         query: { ...query },
         filename: `${definition.key}-${todayUtc()}`,
@@ -103,7 +106,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
     })
     @ApiNotFound(MESSAGES.recordNotFound)
     record(@Param() { id }: IdParamDto, @Query() { as_of }: AsOfQueryDto): Promise<SeriesRecord> {
-      return this.series.record(id, as_of);
+      return this.records.record(id, as_of);
     }
 
     @Post()
@@ -126,7 +129,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       @Body() body: RecordBodyDto,
       @WriteOrigin() origin: ChangeOrigin,
     ): Promise<CreatedAck> {
-      const id = await this.series.create(body, origin);
+      const id = await this.records.create(body, origin);
       return { success: true, message: MESSAGES.created, id };
     }
 
@@ -188,7 +191,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       @Body(BulkRecordsPipe) records: RecordBodyDto[],
       @WriteOrigin() origin: ChangeOrigin,
     ): Promise<BulkAck> {
-      const counts = await this.series.upsertMany(records, origin);
+      const counts = await this.records.upsertMany(records, origin);
       return { success: true, ...counts };
     }
 
@@ -212,7 +215,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       @Body() body: RecordBodyDto,
       @WriteOrigin() origin: ChangeOrigin,
     ): Promise<WriteAck> {
-      await this.series.update(id, body, origin);
+      await this.records.update(id, body, origin);
       return { success: true, message: MESSAGES.updated };
     }
 
@@ -233,7 +236,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
       @Param() { id }: IdParamDto,
       @WriteOrigin() origin: ChangeOrigin,
     ): Promise<WriteAck> {
-      await this.series.remove(id, origin);
+      await this.records.remove(id, origin);
       return { success: true, message: MESSAGES.deleted };
     }
 
@@ -254,7 +257,7 @@ export function SeriesDataController(definition: SeriesDefinition): Type<object>
     })
     @ApiNotFound(MESSAGES.recordNotFound)
     history(@Param() { id }: IdParamDto): Promise<RecordRevision[]> {
-      return this.series.history(id);
+      return this.revisions.history(id);
     }
   }
   return DataController;

@@ -1,13 +1,7 @@
 import { Query, Req, Res, StreamableFile, Type } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { todayUtc } from '@app/common';
-import {
-  CachedValue,
-  InjectSeries,
-  ListFormat,
-  SeriesDefinition,
-  SeriesService,
-} from '@app/series';
+import { InjectDisease, todayUtc } from '@app/common';
+import { CachedValue, ListFormat, SeriesDefinition, DerivedFiguresService } from '@app/series';
 import { ListFormatParam } from '../list-routes/list-route.decorator';
 import { listReply } from '../list-routes/list-reply';
 import { SeriesQueryDto } from './dto/series-query.dto';
@@ -33,7 +27,10 @@ const SERIES_LINK_PARAMETERS = [
  */
 export function SeriesFiguresController(definition: SeriesDefinition): Type<object> {
   class FiguresController {
-    constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
+    constructor(
+      @InjectDisease(DerivedFiguresService, definition.key)
+      private readonly figures: DerivedFiguresService,
+    ) {}
 
     @SeriesListRoute({
       scope: `${definition.key}:read`,
@@ -56,7 +53,7 @@ export function SeriesFiguresController(definition: SeriesDefinition): Type<obje
       @Req() request: FastifyRequest,
       @Res({ passthrough: true }) reply: FastifyReply,
     ): Promise<CachedValue<string> | string | StreamableFile> {
-      const body = await this.series.series(query, format);
+      const body = await this.figures.series(query, format);
       return listReply(body, format, request, reply, {
         query: { ...query },
         names: SERIES_LINK_PARAMETERS,

@@ -1,12 +1,7 @@
 import { Query, Req, Res, StreamableFile, Type } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  InjectSeries,
-  ListFormat,
-  MAX_VINTAGES_LIMIT,
-  SeriesDefinition,
-  SeriesService,
-} from '@app/series';
+import { ListFormat, MAX_VINTAGES_LIMIT, SeriesDefinition, VintagesService } from '@app/series';
+import { InjectDisease } from '@app/common';
 import { ListFormatParam } from '../list-routes/list-route.decorator';
 import { listReply, pageReply } from '../list-routes/list-reply';
 import { VintagesQueryDto } from './dto/vintages-query.dto';
@@ -32,7 +27,9 @@ const VINTAGES_LINK_PARAMETERS = [
  */
 export function SeriesVintagesController(definition: SeriesDefinition): Type<object> {
   class VintagesController {
-    constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
+    constructor(
+      @InjectDisease(VintagesService, definition.key) private readonly vintages: VintagesService,
+    ) {}
 
     @SeriesListRoute({
       scope: `${definition.key}:read`,
@@ -60,13 +57,13 @@ export function SeriesVintagesController(definition: SeriesDefinition): Type<obj
     ): Promise<string | StreamableFile> {
       // A download (CSV, NDJSON) without `limit` is the whole list, as the other lists'.
       if (format !== 'json' && query.limit === undefined) {
-        const chunks = this.series.vintages.whole(query, format);
+        const chunks = this.vintages.whole(query, format);
         return listReply({ kind: 'stream', chunks }, format, request, reply, {
           query: { ...query },
           filename: `${definition.key}-vintages`,
         }) as StreamableFile;
       }
-      const page = await this.series.vintages.list(query, format);
+      const page = await this.vintages.list(query, format);
       return pageReply(page, format, request, reply, {
         query: { ...query },
         names: VINTAGES_LINK_PARAMETERS,

@@ -1,13 +1,15 @@
 import { Get, Header, Param, Query, Res, Type } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { MESSAGES } from '@app/common';
+import { InjectDisease, MESSAGES } from '@app/common';
 import {
   CachedValue,
-  InjectSeries,
   ListFormat,
   SeriesDefinition,
-  SeriesService,
+  CorrectionsService,
+  CountriesService,
+  DerivedFiguresService,
+  WeeklyService,
 } from '@app/series';
 import { ApiBadRequest, ApiNotFound } from '../common/api-responses';
 import { CountryParamDto } from '../common/country-param.dto';
@@ -38,7 +40,14 @@ export function SeriesWeeklyController(definition: SeriesDefinition): Type<objec
     `${definition.key[0].toUpperCase()}${definition.key.slice(1)}HistoryController_${method}`;
 
   class WeeklyController {
-    constructor(@InjectSeries(definition.key) readonly series: SeriesService) {}
+    constructor(
+      @InjectDisease(WeeklyService, definition.key) private readonly weekly: WeeklyService,
+      @InjectDisease(CorrectionsService, definition.key)
+      private readonly correctionsService: CorrectionsService,
+      @InjectDisease(DerivedFiguresService, definition.key)
+      private readonly figures: DerivedFiguresService,
+      @InjectDisease(CountriesService, definition.key) private readonly places: CountriesService,
+    ) {}
 
     @Get('weekly')
     @Header('Content-Type', JSON_TYPE)
@@ -54,7 +63,7 @@ export function SeriesWeeklyController(definition: SeriesDefinition): Type<objec
       type: WeeklyHistoryResponse,
     })
     world(): Promise<CachedValue<string>> {
-      return this.series.worldWeeklyJson();
+      return this.weekly.worldJson();
     }
 
     @Get('country/:country/weekly')
@@ -73,7 +82,7 @@ export function SeriesWeeklyController(definition: SeriesDefinition): Type<objec
     })
     @ApiNotFound(MESSAGES.countryNotFound)
     country(@Param() { country }: CountryParamDto): Promise<CachedValue<string>> {
-      return this.series.weeklyJson(country);
+      return this.weekly.countryJson(country);
     }
 
     @Get('country/:country/corrections')
@@ -95,7 +104,7 @@ export function SeriesWeeklyController(definition: SeriesDefinition): Type<objec
       @Param() { country }: CountryParamDto,
       @Query() { limit }: PublicCorrectionsQueryDto,
     ): Promise<CachedValue<string>> {
-      return this.series.corrections.publicJson(country, limit);
+      return this.correctionsService.publicJson(country, limit);
     }
 
     @Get('map')
@@ -115,7 +124,7 @@ export function SeriesWeeklyController(definition: SeriesDefinition): Type<objec
       details: ['week : ne peut pas être combiné avec date'],
     })
     map(@Query() query: MapQueryDto): Promise<CachedValue<string>> {
-      return this.series.mapJson(query);
+      return this.figures.mapJson(query);
     }
 
     @Get('countries')
@@ -129,7 +138,7 @@ export function SeriesWeeklyController(definition: SeriesDefinition): Type<objec
       @ListFormatParam() format: ListFormat,
       @Res({ passthrough: true }) reply: FastifyReply,
     ): Promise<CachedValue<string>> {
-      const answer = await this.series.places.countriesList(format);
+      const answer = await this.places.countriesList(format);
       setListHeaders(reply, format);
       return answer;
     }

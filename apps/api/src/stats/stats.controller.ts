@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { InjectSeries, SeriesService, Totals } from '@app/series';
+import { RecordsService, Totals } from '@app/series';
+import { InjectDisease } from '@app/common';
 import { HttpCache } from '../http-cache/http-cache.decorator';
 import { RequireScope } from '../auth/require-scope.decorator';
 import { ApiCommonErrors, ApiTokenErrors } from '../common/api-responses';
@@ -12,8 +13,8 @@ import { StatsSummaryResponse } from '../series/series.responses';
 @Controller('stats')
 export class StatsController {
   constructor(
-    @InjectSeries('covid') private readonly covid: SeriesService,
-    @InjectSeries('mpox') private readonly mpox: SeriesService,
+    @InjectDisease(RecordsService, 'covid') private readonly covid: RecordsService,
+    @InjectDisease(RecordsService, 'mpox') private readonly mpox: RecordsService,
   ) {}
 
   @Get('summary')

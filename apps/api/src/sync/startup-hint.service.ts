@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { describeError } from '@app/common';
+import { InjectDisease, describeError } from '@app/common';
 import { AppConfig, InjectConfig } from '@app/config';
-import { InjectSeries, SeriesService } from '@app/series';
+import { RecordsService } from '@app/series';
 
 /**
  * On a new installation (no record at all) and without scheduled sync, one log line says how to
@@ -13,8 +13,8 @@ export class StartupHintService implements OnApplicationBootstrap {
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
-    @InjectSeries('covid') private readonly covid: SeriesService,
-    @InjectSeries('mpox') private readonly mpox: SeriesService,
+    @InjectDisease(RecordsService, 'covid') private readonly covid: RecordsService,
+    @InjectDisease(RecordsService, 'mpox') private readonly mpox: RecordsService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {

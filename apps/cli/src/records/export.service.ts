@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { once } from 'node:events';
-import { DataSource } from 'typeorm';
+import { InjectDisease } from '@app/common';
 import { countryLookupKey } from '@app/countries';
 import {
   ListFilter,
@@ -26,7 +26,18 @@ const PAGE = 5000;
  */
 @Injectable()
 export class ExportService {
-  constructor(private readonly dataSource: DataSource) {}
+  /** Each disease's read queries, by key. */
+  private readonly repositories: Map<string, RecordReadsRepository>;
+
+  constructor(
+    @InjectDisease(RecordReadsRepository, 'covid') covid: RecordReadsRepository,
+    @InjectDisease(RecordReadsRepository, 'mpox') mpox: RecordReadsRepository,
+  ) {
+    this.repositories = new Map([
+      ['covid', covid],
+      ['mpox', mpox],
+    ]);
+  }
 
   async run(
     series: SeriesDefinition,
@@ -34,7 +45,9 @@ export class ExportService {
     country?: string,
     format: ListFormat = 'csv',
   ): Promise<number> {
-    const repository = new RecordReadsRepository(this.dataSource, series);
+    const found = this.repositories.get(series.key);
+    if (found === undefined) throw new CliError(`no disease ${series.key}`);
+    const repository = found;
     const filter: ListFilter = {
       countryKey: country === undefined ? undefined : countryLookupKey(country),
       limit: Number.MAX_SAFE_INTEGER,

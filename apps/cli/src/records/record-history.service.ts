@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { AppConfig, InjectConfig } from '@app/config';
 import {
   isUniqueViolation,
   ChangeKind,
@@ -9,13 +7,8 @@ import {
   RevisionRepository,
   StoredRevision,
 } from '@app/database';
-import {
-  RecordValues,
-  RecordWriter,
-  RevertResult,
-  SeriesDefinition,
-  announcingNotice,
-} from '@app/series';
+import { RecordValues, RecordWriter, RevertResult, SeriesDefinition } from '@app/series';
+import { InjectDisease } from '@app/common';
 import { CliError } from '../cli-error';
 
 /**
@@ -27,13 +20,34 @@ import { CliError } from '../cli-error';
  */
 @Injectable()
 export class RecordHistoryService {
+  /** Each disease's write path and history, by key. */
+  private readonly diseases: Map<
+    string,
+    { writer: RecordWriter; revisions: RevisionRepository; pruner: RevisionPruner }
+  >;
+
   constructor(
-    private readonly dataSource: DataSource,
-    @InjectConfig() private readonly config: AppConfig,
-  ) {}
+    @InjectDisease(RecordWriter, 'covid') covid: RecordWriter,
+    @InjectDisease(RecordWriter, 'mpox') mpox: RecordWriter,
+    @InjectDisease(RevisionRepository, 'covid') covidRevisions: RevisionRepository,
+    @InjectDisease(RevisionRepository, 'mpox') mpoxRevisions: RevisionRepository,
+    @InjectDisease(RevisionPruner, 'covid') covidPruner: RevisionPruner,
+    @InjectDisease(RevisionPruner, 'mpox') mpoxPruner: RevisionPruner,
+  ) {
+    this.diseases = new Map([
+      ['covid', { writer: covid, revisions: covidRevisions, pruner: covidPruner }],
+      ['mpox', { writer: mpox, revisions: mpoxRevisions, pruner: mpoxPruner }],
+    ]);
+  }
+
+  private disease(series: SeriesDefinition) {
+    const found = this.diseases.get(series.key);
+    if (found === undefined) throw new CliError(`no disease ${series.key}`);
+    return found;
+  }
 
   async history(series: SeriesDefinition, id: number): Promise<StoredRevision[]> {
-    const revisions = await new RevisionRepository(this.dataSource, series).ofRecord(id);
+    const revisions = await this.disease(series).revisions.ofRecord(id);
     if (revisions.length === 0) throw new CliError(`${series.key} record ${id} has no history`);
     return revisions;
   }
@@ -95,10 +109,10 @@ export class RecordHistoryService {
 
   /** Removes the revisions superseded before `before` (`RevisionPruner`); with `dryRun`, counts. */
   prune(series: SeriesDefinition, before: number, dryRun: boolean): Promise<PruneCounts> {
-    return new RevisionPruner(this.dataSource, series).prune(before, dryRun);
+    return this.disease(series).pruner.prune(before, dryRun);
   }
 
   private writer(series: SeriesDefinition): RecordWriter {
-    return RecordWriter.open(this.dataSource, series, announcingNotice(this.config.redisUrl));
+    return this.disease(series).writer;
   }
 }

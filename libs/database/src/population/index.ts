@@ -1,1 +1,2 @@
 export * from './population.repository';
+export * from './population.module';

@@ -10,3 +10,4 @@ export * from './history/revision-pruner';
 export * from './history/vintages.repository';
 export * from './figures/figures.repository';
 export * from './figures/region-members.reconciler';
+export * from './record-repositories.module';

@@ -1,4 +1,4 @@
 export * from './record-lists.service';
 export * from './series.module';
-export * from './series.service';
-export * from './country-answers';
+export * from './records.service';
+export * from './countries.service';

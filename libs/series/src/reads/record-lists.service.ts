@@ -1,6 +1,6 @@
 import { ApiError, MESSAGES, problemMessage, ConcurrencyLimit } from '@app/common';
 import { countryLookupKey } from '@app/countries';
-import { asOfInstant, RevisionReads } from '../history/revision-reads.service';
+import { asOfInstant, RevisionsService } from '../history/revisions.service';
 import { ListFormat, isWholeDownload, listChunks, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
 import {
@@ -42,7 +42,7 @@ interface ListPage {
 export class RecordLists {
   constructor(
     private readonly repository: RecordReadsRepository,
-    private readonly history: RevisionReads,
+    private readonly history: RevisionsService,
     private readonly cache: ReadCache,
     private readonly listPages: ConcurrencyLimit,
   ) {}

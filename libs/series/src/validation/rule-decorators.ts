@@ -11,7 +11,7 @@ import { parseAsOf } from '../history/as-of';
 import { decodeChangeCursor } from '../history/change-cursor';
 import { decodeCorrectionCursor } from '../history/correction-cursor';
 import { decodeVintageCursor } from '../history/vintage-cursor';
-import { parseVintageFields } from '../history/series-vintages';
+import { parseVintageFields } from '../history/vintages.service';
 import { VINTAGE_FIELDS } from '@app/database';
 import { LIST_FORMATS, isListFormat } from '../list-format';
 import { parseMetrics } from '../figures/figure-metrics';

@@ -3,3 +3,4 @@ export * from './record-change.service';
 export * from './record-writer.service';
 export * from './write-notice';
 export * from './record-reverter';
+export * from './record-writer.module';

@@ -1,13 +1,11 @@
-import { DataSource, EntityManager } from 'typeorm';
 import {
   NewRevision,
   RecordValues,
   RecordWritesRepository,
   RevisionRepository,
-  SeriesDefinition,
+  SqlSession,
   isUniqueViolation,
   withCanonicalCountry,
-  writeTransaction,
 } from '@app/database';
 import {
   PlannedStep,
@@ -39,28 +37,22 @@ export interface RevertResult {
  * without locks or writes.
  */
 export class RecordReverter {
-  private readonly revisions: RevisionRepository;
-
   /** `writes`: the write path's statements, which the revert's own run inside its transaction. */
   constructor(
-    private readonly dataSource: DataSource,
-    definition: SeriesDefinition,
+    private readonly revisions: RevisionRepository,
     private readonly writes: RecordWritesRepository,
-  ) {
-    this.revisions = new RevisionRepository(dataSource, definition);
-  }
+  ) {}
 
   async revert(actor: string, since: number, dryRun: boolean): Promise<RevertResult> {
     const keptSince = await this.revisions.keptSince();
     if (dryRun) {
-      return { steps: await this.run(this.dataSource.manager, actor, since, false), keptSince };
+      const steps = await this.writes.revertSession(false, (s) => this.run(s, actor, since, false));
+      return { steps, keptSince };
     }
     for (let attempt = 1; ; attempt++) {
       try {
-        const steps = await writeTransaction(
-          this.dataSource,
-          (manager) => this.run(manager, actor, since, true),
-          'READ COMMITTED',
+        const steps = await this.writes.revertSession(true, (session) =>
+          this.run(session, actor, since, true),
         );
         return { steps, keptSince };
       } catch (error) {
@@ -72,12 +64,12 @@ export class RecordReverter {
 
   /** Plans the revert and, with `write`, applies it (inside the caller's transaction). */
   private async run(
-    manager: EntityManager,
+    manager: SqlSession,
     actor: string,
     since: number,
     write: boolean,
   ): Promise<RevertStep[]> {
-    const mysqlLock = write && this.dataSource.options.type === 'mysql';
+    const mysqlLock = write && this.writes.mysql;
     const ids = await this.revisions.recordsChangedBy(actor, since, manager);
     const current = await this.writes.valuesOf(manager, ids, mysqlLock);
     const histories = await this.revisions.ofRecords(manager, ids);
@@ -103,7 +95,7 @@ export class RecordReverter {
    * that keeps its country and date holds its own key (the unique index says so): no look-up.
    */
   private async holders(
-    manager: EntityManager,
+    manager: SqlSession,
     steps: PlannedStep[],
     currentKeys: Map<number, string>,
     lock: boolean,
@@ -127,7 +119,7 @@ export class RecordReverter {
 
   /** Runs `planned` in order and appends one revision per record, as one change set. */
   private async apply(
-    manager: EntityManager,
+    manager: SqlSession,
     planned: RevertWrite[],
     current: Map<number, RecordValues>,
   ): Promise<void> {

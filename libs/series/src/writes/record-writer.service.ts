@@ -1,5 +1,4 @@
 import { Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ApiError } from '@app/common';
 import {
   DatabaseDeadlineError,
@@ -44,23 +43,6 @@ export class RecordWriter {
     private readonly notice: WriteNotice,
   ) {
     this.logger = new Logger(`Records:${definition.key}`);
-  }
-
-  /** The write path of `definition` on `dataSource`; `deadlineMs` bounds each API write's wait. */
-  static open(
-    dataSource: DataSource,
-    definition: SeriesDefinition,
-    notice: WriteNotice,
-    deadlineMs?: number,
-  ): RecordWriter {
-    const records = new RecordWritesRepository(dataSource, definition, deadlineMs);
-    return new RecordWriter(
-      definition,
-      records,
-      new BulkLoadRepository(dataSource, definition, deadlineMs),
-      new RecordReverter(dataSource, definition, records),
-      notice,
-    );
   }
 
   /** A new record; its id. A duplicate country and date throws `isUniqueViolation`. */

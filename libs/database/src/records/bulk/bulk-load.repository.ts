@@ -15,7 +15,6 @@ import { SqliteBulkStrategy } from './sqlite-bulk.strategy';
  * does its own way. Called by `RecordWriter` only.
  */
 export class BulkLoadRepository {
-  private readonly revisions: RevisionRepository;
   private readonly statements: BulkStatements;
   private readonly strategy: BulkStrategy;
   private readonly mysql: boolean;
@@ -27,10 +26,10 @@ export class BulkLoadRepository {
   constructor(
     private readonly dataSource: DataSource,
     definition: SeriesDefinition,
+    private readonly revisions: RevisionRepository,
     private readonly deadlineMs?: number,
   ) {
     this.mysql = dataSource.options.type === 'mysql';
-    this.revisions = new RevisionRepository(dataSource, definition, deadlineMs);
     this.statements = new BulkStatements(definition.table, this.mysql);
     this.strategy = this.mysql
       ? new MysqlBulkStrategy(this.statements)

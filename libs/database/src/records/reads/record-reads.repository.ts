@@ -1,11 +1,7 @@
 import { DataSource } from 'typeorm';
 import { readWithDeadline } from '../../cancellable-read';
-import { FiguresRepository } from '../figures/figures.repository';
-import { WORLD } from '@app/countries';
-import { CorrectionsRepository } from '../history/corrections.repository';
 import { RevisionRepository } from '../history/revision.repository';
 import { countrySummariesTable } from '../derived-tables';
-import { VintagesRepository } from '../history/vintages.repository';
 import { ListCursor } from '../list-cursor';
 import { FIGURE_COLUMNS_SQL, RECORD_COLUMNS_SQL, Row, toDaily, toRecord } from '../record-rows';
 import { DailyValues, ListFilter, SeriesDefinition, SeriesRecord } from '../series.types';
@@ -30,14 +26,6 @@ export class RecordReadsRepository {
   private readonly table: string;
   /** Each country's count and dates, kept by the writes (`CountrySummaryStatements`). */
   private readonly summaries: string;
-  /** The history: where reads as of an instant come from; the change feed. */
-  readonly revisions: RevisionRepository;
-  /** The reads of the derived series (`/series`, the map), on the same records. */
-  readonly figures: FiguresRepository;
-  /** The corrections found in the history (`/corrections`, the series' flags). */
-  readonly corrections: CorrectionsRepository;
-  /** Every version of every figure, from the history (`/vintages`, `/series?lag=N`). */
-  readonly vintages: VintagesRepository;
   /** Changes with every committed write, on SQLite only (the read cache keeps answers by it). */
   readonly version?: () => Promise<string>;
 
@@ -48,11 +36,12 @@ export class RecordReadsRepository {
   constructor(
     private readonly dataSource: DataSource,
     definition: SeriesDefinition,
+    /** The history: where reads as of an instant come from. */
+    private readonly revisions: RevisionRepository,
     private readonly deadlineMs?: number,
   ) {
     this.table = definition.table;
     this.summaries = countrySummariesTable(definition.key);
-    this.revisions = new RevisionRepository(dataSource, definition, deadlineMs);
     // Every committed write that changes something seals a commit, a copy-swap load included; on
     // SQLite (one writer) its `seq` follows the commit order. `data_version` changes with any other
     // connection's commit: the CLI's prune, which deletes revisions without a commit of its own.
@@ -63,27 +52,11 @@ export class RecordReadsRepository {
       );
       return `${String(row?.c)}:${String(row?.d)}`;
     };
-    const mysql = dataSource.options.type === 'mysql';
-    this.version = mysql ? undefined : version;
-    this.figures = new FiguresRepository(
-      (sql, params) => this.rows(sql, params),
-      (asOf) => this.source(asOf),
-      definition.key,
-      mysql,
-    );
-    this.corrections = new CorrectionsRepository(
-      (sql, params) => this.rows(sql, params),
-      definition.key,
-      mysql,
-    );
-    this.vintages = new VintagesRepository(
-      (sql, params) => this.rows(sql, params),
-      definition.key,
-      mysql,
-    );
+    this.version = dataSource.options.type === 'mysql' ? undefined : version;
   }
 
-  private async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
+  /** Runs a read within the deadline (the figures', corrections' and versions' reads too). */
+  async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
     return readWithDeadline<Row[]>(this.dataSource, sql, params, this.deadlineMs);
   }
 
@@ -103,7 +76,7 @@ export class RecordReadsRepository {
    * Where records are read from: the data table, or the records as they stood at `asOf` (epoch
    * ms), from the history. Its parameters come first: it is the query's FROM.
    */
-  private source(asOf?: number): { from: string; params: unknown[] } {
+  source(asOf?: number): { from: string; params: unknown[] } {
     if (asOf === undefined) return { from: this.table, params: [] };
     const { sql, params } = this.revisions.asOfTable(asOf);
     return { from: sql, params };
@@ -152,11 +125,6 @@ export class RecordReadsRepository {
     );
     const last = rows[rows.length - 1];
     return { country: last ? String(last.country) : null, days: rows.map(toDaily) };
-  }
-
-  /** Sums over the countries that have a record on each date, oldest first. */
-  async dailyWorld(): Promise<DailyValues[]> {
-    return this.figures.regionDays({ name: WORLD, keys: [] }, {});
   }
 
   /** Each country's most recent record. */

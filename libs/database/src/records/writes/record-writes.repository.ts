@@ -3,7 +3,7 @@ import { countryLookupKey } from '@app/countries';
 import { lastInsertIdSql, writeBatch } from '../../write-batch';
 import { listChunks, placeholders } from '../../sql-lists';
 import { withDeadline } from '../../database-deadline';
-import { writeTransaction } from '../../write-transaction';
+import { SqlSession, writeTransaction } from '../../write-transaction';
 import { NewRevision, RevisionRepository } from '../history/revision.repository';
 import {
   INSERT_COLUMNS,
@@ -35,16 +35,29 @@ const CLOSING_ISOLATION = 'READ COMMITTED';
  */
 export class RecordWritesRepository {
   readonly table: string;
-  readonly revisions: RevisionRepository;
 
   /** @param deadlineMs longest wait for one write before it fails as "database unavailable". */
   constructor(
     private readonly dataSource: DataSource,
     definition: SeriesDefinition,
+    private readonly revisions: RevisionRepository,
     private readonly deadlineMs?: number,
   ) {
     this.table = definition.table;
-    this.revisions = new RevisionRepository(dataSource, definition, deadlineMs);
+  }
+
+  /** MySQL: the revert locks the rows it reads (`FOR UPDATE`); SQLite's one writer needs none. */
+  get mysql(): boolean {
+    return this.dataSource.options.type === 'mysql';
+  }
+
+  /**
+   * Runs the revert's `work` in one write transaction at READ COMMITTED (so that its reads see
+   * every write committed before its locks), or outside any for a dry run (`write` false).
+   */
+  revertSession<T>(write: boolean, work: (manager: SqlSession) => Promise<T>): Promise<T> {
+    if (!write) return work(this.dataSource.manager);
+    return writeTransaction(this.dataSource, work, 'READ COMMITTED');
   }
 
   /** A new record and its `create` revision, in one transaction (one round trip on MySQL). */

@@ -67,7 +67,7 @@ const READ_BUDGET = 20_000;
  * Every version of every stored figure (docs/vintages.md): `/vintages`, and the figures of a
  * place as they stood N days after each date (`/series?lag=N`). COVID and MPOX share it.
  */
-export class SeriesVintages {
+export class VintagesService {
   /** @param readBudget revisions a request reads at most beyond its page (READ_BUDGET). */
   constructor(
     private readonly repository: Pick<VintagesRepository, 'revisionsOf'>,
@@ -90,7 +90,7 @@ export class SeriesVintages {
    */
   whole(query: VintagesQuery, format: ListFormat): AsyncIterable<string> {
     const { filter, fields, issued, after } = this.prepare(query);
-    const pages = async function* (this: SeriesVintages): AsyncGenerator<Vintage[]> {
+    const pages = async function* (this: VintagesService): AsyncGenerator<Vintage[]> {
       let position = after;
       for (;;) {
         const page = await this.listPages.run(() =>

@@ -1,13 +1,10 @@
-import { Injectable } from '@nestjs/common';
 import { ApiError, MESSAGES, addDays, ConcurrencyLimit } from '@app/common';
-import { WORLD, countryLookupKey, regionNamed, resolveCountry } from '@app/countries';
+import { countryLookupKey } from '@app/countries';
 import {
-  PopulationRow,
   isUniqueViolation,
   ChangeOrigin,
   ListQuery,
   RECORD_COLUMNS,
-  RecordRevision,
   RecordValues,
   SeriesDefinition,
   SeriesRecord,
@@ -15,17 +12,11 @@ import {
   Totals,
   RecordReadsRepository,
 } from '@app/database';
-import { ChangeFeedQuery } from '../history/change-feed';
-import { RevisionReads } from '../history/revision-reads.service';
-import { FeedBody, ListFormat, listText } from '../list-format';
+import { RevisionsService } from '../history/revisions.service';
+import { ListFormat, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
-import { weeklySeries } from '../weekly/weekly-series';
-import { SeriesCorrections } from '../history/series-corrections';
-import { SeriesVintages } from '../history/series-vintages';
-import { FigureBody, FigureQuery, MapQuery, SeriesFigures } from '../figures/series-figures';
 import { RecordWriter } from '../writes/record-writer.service';
 import { ListBody, RecordLists } from './record-lists.service';
-import { CountryAnswers } from './country-answers';
 
 export const LATEST_COUNT = 10;
 export const COUNTRY_WINDOW_DAYS = 30;
@@ -35,67 +26,28 @@ export { MAX_BULK_RECORDS } from '@app/common';
 /** The public answers that depend on nothing but the data. */
 type PublicAnswer = 'latest' | 'totals' | 'summary';
 
-/** How a SeriesService is wired beyond its table (SeriesModule sets them from the configuration). */
-export interface SeriesServiceOptions {
-  /** Public aggregates and small lists (<= CACHED_LIST_LIMIT records): see ReadCache. */
-  cache?: ReadCache;
-  /**
-   * Page queries of the lists that are not cached (large lists, streamed dumps): however many
-   * clients pull dumps at once, they never take the whole connection pool, so that other
-   * requests and the health probe still get a connection. Extra pages wait their turn.
-   */
-  listPages?: ConcurrencyLimit;
-  /** The population table's rows (per-million figures); none when absent. */
-  population?: () => Promise<PopulationRow[]>;
-}
-
 /**
- * The rules of one disease's series (windows, totals, stats; its lists, history and writes by
- * delegation); COVID and MPOX share it. Every write goes through the series' `RecordWriter`,
- * which drops this service's cache. One provider per disease (`SeriesModule.forSeries`, injected
- * with `@InjectSeries`).
+ * The records of one disease: its lists, one record, the public answers (latest, a country's
+ * window, totals, summary) and the writes, through the disease's `RecordWriter`, which drops
+ * this service's cache. One instance per disease (`SeriesModule.forSeries`), injected with
+ * `@InjectDisease(RecordsService, key)`.
  */
-@Injectable()
-export class SeriesService {
-  private readonly cache: ReadCache;
-  private readonly listPages: ConcurrencyLimit;
+export class RecordsService {
   private readonly lists: RecordLists;
-  private readonly revisions: RevisionReads;
-  /** The lists of countries and a country's stats. */
-  readonly places: CountryAnswers;
-  /** The derived series: `/series`, the public map, the weekly answers' figures. */
-  readonly figures: SeriesFigures;
-  /** The corrections: `/corrections`, a country's latest, the series' flags. */
-  readonly corrections: SeriesCorrections;
-  /** Every version of every figure: `/vintages`, `/series?lag=N`. */
-  readonly vintages: SeriesVintages;
 
+  /**
+   * `cache`: public aggregates and small lists (see `ReadCache`); `listPages`: the turns of the
+   * uncached lists' page queries, so that dumps never take the whole connection pool.
+   */
   constructor(
     readonly definition: SeriesDefinition,
     private readonly repository: RecordReadsRepository,
     private readonly writer: RecordWriter,
-    options: SeriesServiceOptions = {},
+    private readonly revisions: RevisionsService,
+    private readonly cache: ReadCache = new ReadCache(0),
+    listPages: ConcurrencyLimit = new ConcurrencyLimit(Infinity),
   ) {
-    this.cache = options.cache ?? new ReadCache(0);
-    this.listPages = options.listPages ?? new ConcurrencyLimit(Infinity);
-    this.revisions = new RevisionReads(repository.revisions, this.listPages);
-    this.lists = new RecordLists(repository, this.revisions, this.cache, this.listPages);
-    this.places = new CountryAnswers(repository, this.cache);
-    this.corrections = new SeriesCorrections(
-      repository.corrections,
-      this.cache,
-      this.listPages,
-      (key) => repository.figures.placeName(key),
-    );
-    this.vintages = new SeriesVintages(repository.vintages, this.listPages);
-    this.figures = new SeriesFigures(
-      repository.figures,
-      options.population ?? (() => Promise.resolve([])),
-      this.cache,
-      this.listPages,
-      this.corrections,
-      this.vintages,
-    );
+    this.lists = new RecordLists(repository, revisions, cache, listPages);
   }
 
   /** No record at all (a new installation). */
@@ -205,59 +157,11 @@ export class SeriesService {
   }
 
   /**
-   * A country's weekly series (see `weeklySeries`), looked up as the public country route looks
-   * it up; cached as JSON text.
-   */
-  weeklyJson(country: string): Promise<CachedValue<string>> {
-    const key = countryLookupKey(country);
-    return this.cache.getCached(`json:weekly:${key}`, async () => {
-      const { country: name, days } = await this.repository.daily(key);
-      if (name === null) throw ApiError.notFound(MESSAGES.countryNotFound);
-      const table = await this.figures.population();
-      const iso3 = resolveCountry(name)?.iso3 ?? null;
-      const populationOf = this.figures.populationOf(table, { iso3 });
-      const corrected = await this.corrections.correctedDates(key);
-      return JSON.stringify(weeklySeries(name, days, populationOf, corrected));
-    });
-  }
-
-  /** The world's weekly series: each day's sums over the countries with a record that day. */
-  worldWeeklyJson(): Promise<CachedValue<string>> {
-    return this.cache.getCached('json:weekly-world', async () => {
-      const days = await this.repository.dailyWorld();
-      const table = await this.figures.population();
-      const populationOf = this.figures.populationOf(table, { region: regionNamed(WORLD) });
-      const corrected = await this.corrections.regionCorrectedDates(WORLD);
-      return JSON.stringify(weeklySeries(null, days, populationOf, corrected));
-    });
-  }
-
-  /**
-   * `/series` (see `SeriesFigures.series`): as of an instant when `as_of` is given, under the
-   * same rules as the lists (a 400 naming it before the kept history, or in the future).
-   */
-  async series(query: FigureQuery & { as_of?: string }, format: ListFormat): Promise<FigureBody> {
-    const asOf = await this.revisions.instant(query.as_of);
-    const { as_of: _asOf, ...rest } = query;
-    return this.figures.series(rest, format, asOf);
-  }
-
-  /** The public map (see `SeriesFigures.mapJson`). */
-  mapJson(query: MapQuery): Promise<CachedValue<string>> {
-    return this.figures.mapJson(query);
-  }
-
-  /**
    * The record lists (`RecordLists.list`). The first page is read before anything is sent, so
    * that a database error still gets a proper status; larger results are streamed.
    */
   list(query: ListQuery, format: ListFormat = 'json'): Promise<ListBody> {
     return this.lists.list(query, format);
-  }
-
-  /** A page of the change feed in `format` (`RevisionReads.changes`). */
-  changes(query: ChangeFeedQuery, format: ListFormat = 'json'): Promise<FeedBody> {
-    return this.revisions.changes(query, format);
   }
 
   /**
@@ -269,11 +173,6 @@ export class SeriesService {
     const record = await this.repository.byId(id, instant);
     if (record === undefined) throw ApiError.notFound(MESSAGES.recordNotFound);
     return record;
-  }
-
-  /** A record's revisions, oldest first; 404 for an id that never existed. */
-  history(id: number): Promise<RecordRevision[]> {
-    return this.revisions.history(id);
   }
 
   /** A new record, through the write path; 409 when its country and date are taken. */

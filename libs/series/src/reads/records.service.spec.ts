@@ -9,15 +9,17 @@ import {
 import { RecordReverter } from '../writes/record-reverter';
 import { ReadCache } from '../read-cache';
 import { RecordWriter } from '../writes/record-writer.service';
-import { SeriesService } from './series.service';
+import { RevisionsService } from '../history/revisions.service';
+import { CountriesService } from './countries.service';
+import { RecordsService } from './records.service';
 
 /**
- * When a write through SeriesService (and its RecordWriter) drops the cached reads, as an API
+ * When a write through RecordsService (and its RecordWriter) drops the cached reads, as an API
  * instance's notice does (`RecordChangeService`). The repositories are stubs: these
  * outcomes (a write that runs out of time and commits later, a record deleted between two
  * queries) cannot be produced on purpose through a real database.
  */
-describe('SeriesService writes and the read cache', () => {
+describe('RecordsService writes and the read cache', () => {
   const body = {
     date: '2021-01-01',
     country: 'Chile',
@@ -47,18 +49,13 @@ describe('SeriesService writes and the read cache', () => {
       {} as RecordReverter,
       notice,
     );
-    const service = new SeriesService(
-      COVID_SERIES,
-      repository as unknown as RecordReadsRepository,
-      writer,
-      {
-        cache,
-      },
-    );
+    const reads = repository as unknown as RecordReadsRepository;
+    const service = new RecordsService(COVID_SERIES, reads, writer, {} as RevisionsService, cache);
+    const places = new CountriesService(reads, cache);
     let loads = 0;
     /** Reads through the cache: the count goes up only when the cache was dropped. */
     const read = () => cache.get('k', () => Promise.resolve(++loads));
-    return { service, read, announced: () => announced };
+    return { service, places, read, announced: () => announced };
   }
 
   it('drops the cache once a write succeeded', async () => {
@@ -105,14 +102,14 @@ describe('SeriesService writes and the read cache', () => {
   });
 
   it('answers 404 for the statistics of a country whose last record vanished meanwhile', async () => {
-    const { service } = serviceWith({
+    const { places } = serviceWith({
       countries: () =>
         Promise.resolve([
           { country: 'Chile', records: 1, first_date: '2021-01-01', last_date: '2021-01-01' },
         ]),
       between: () => Promise.resolve([]),
     });
-    await expect(service.places.stats('Chile')).rejects.toEqual(
+    await expect(places.stats('Chile')).rejects.toEqual(
       ApiError.notFound(MESSAGES.countryNotFound),
     );
   });

@@ -11,7 +11,7 @@ import {
 import { FeedPosition, RecordRevision, RevisionRepository } from '@app/database';
 
 /** The reads of a series' history: the change feed, a record's revisions, `as_of` checks. */
-export class RevisionReads {
+export class RevisionsService {
   /** `listPages`: the turns the large lists' queries take, which the feed's take too. */
   constructor(
     private readonly revisions: RevisionRepository,

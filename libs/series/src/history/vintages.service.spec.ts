@@ -1,6 +1,6 @@
 import { ConcurrencyLimit } from '@app/common';
 import { VintageFilter, VintageRevision } from '@app/database';
-import { SeriesVintages } from './series-vintages';
+import { VintagesService } from './vintages.service';
 import { Vintage } from './vintage-list';
 
 /** A history of 30 places by 10 dates, 1 to 3 revisions each, some changing nothing. */
@@ -60,7 +60,7 @@ function fakeRepository(revisions: VintageRevision[]) {
 }
 
 async function walk(
-  vintages: SeriesVintages,
+  vintages: VintagesService,
   query: string,
   limit: number,
 ): Promise<{ rows: Vintage[]; pages: number[] }> {
@@ -81,11 +81,11 @@ async function walk(
   throw new Error('no last page');
 }
 
-describe('SeriesVintages', () => {
+describe('VintagesService', () => {
   const revisions = history();
 
   it('answers the same versions in pages of any size as in one', async () => {
-    const vintages = new SeriesVintages(fakeRepository(revisions), new ConcurrencyLimit(1));
+    const vintages = new VintagesService(fakeRepository(revisions), new ConcurrencyLimit(1));
     const { rows: all } = await walk(vintages, '', 10_000);
     // Every place and date's first revision: 4 versions; a deletion: 4 nulls; a change: 1.
     expect(all.length).toBeGreaterThan(200);
@@ -101,8 +101,8 @@ describe('SeriesVintages', () => {
 
   it('stops a read that filters out most versions at its budget, with a cursor', async () => {
     const repository = fakeRepository(revisions);
-    const vintages = new SeriesVintages(repository, new ConcurrencyLimit(1), 10);
-    const open = new SeriesVintages(fakeRepository(revisions), new ConcurrencyLimit(1));
+    const vintages = new VintagesService(repository, new ConcurrencyLimit(1), 10);
+    const open = new VintagesService(fakeRepository(revisions), new ConcurrencyLimit(1));
     const since = new Date(Date.parse('2021-02-01T00:00:00Z') + 500 * 60_000).toISOString();
     const query = `issued_since=${since}&fields=total_cases`;
     const { rows: expected } = await walk(open, query, 10_000);

@@ -35,7 +35,7 @@ export type CorrectedPlaces = Map<string, Set<string>>;
  * The corrections of one disease (docs/corrections.md): `/corrections`, a country's latest on its
  * public page, and the corrected dates that flag the derived series. COVID and MPOX share it.
  */
-export class SeriesCorrections {
+export class CorrectionsService {
   /**
    * @param placeName a stored place's name as its latest record has it (null: no record).
    */

@@ -22,7 +22,7 @@ const COUNTRY_LATEST_COLUMNS: ListColumns<CountryLatest> = [
 ];
 
 /** The answers about the places of a series: the lists of countries and a country's stats. */
-export class CountryAnswers {
+export class CountriesService {
   constructor(
     private readonly repository: RecordReadsRepository,
     private readonly cache: ReadCache,
