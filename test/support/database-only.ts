@@ -6,7 +6,5 @@ import { TEST_DB_TYPE } from './test-database';
  * say so (docs/testing.md).
  */
 export function onlyOn(db: 'sqlite' | 'mysql'): { it: jest.It; describe: jest.Describe } {
-  return TEST_DB_TYPE === db
-    ? { it, describe }
-    : { it: it.skip, describe: describe.skip };
+  return TEST_DB_TYPE === db ? { it, describe } : { it: it.skip, describe: describe.skip };
 }

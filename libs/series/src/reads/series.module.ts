@@ -128,12 +128,7 @@ export class SeriesModule {
             cache: ReadCache,
             listPages: ConcurrencyLimit,
           ) =>
-            new CorrectionsService(
-              corrections,
-              cache,
-              listPages,
-              (key) => figures.placeName(key),
-            ),
+            new CorrectionsService(corrections, cache, listPages, (key) => figures.placeName(key)),
         ),
         provide(
           VintagesService,
