@@ -3,6 +3,7 @@ import { Region, countryLookupKey, regionNamed, resolveCountry } from '@app/coun
 import { FiguresRepository, PopulationRow } from '@app/database';
 import { ListFormat, isWholeDownload, listChunks, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
+import { STREAM_TURNS } from '../stream-turns';
 import { CorrectionsService, correctedOfAny } from '../history/corrections.service';
 import { VintagesService } from '../history/vintages.service';
 import { RevisionsService } from '../history/revisions.service';
@@ -288,15 +289,21 @@ export class DerivedFiguresService {
       this.repository.placeCounts(outputRange(request), request.after),
     );
     let remaining = limit;
+    let computed = false;
+    // SQLite's reads resolve at once: a turn of the event loop between two places computed.
+    const rowsOf = async (key: string) => {
+      if (computed) await STREAM_TURNS.next();
+      computed = true;
+      return this.placeRowsByKey(key, request);
+    };
     for (let i = 0; i < places.length; i++) {
       const { key, days } = places[i];
       // Days bound the rows from above (a week holds one or more days): compute when they may end here.
       if (days < remaining) {
-        remaining -=
-          request.period === 'day' ? days : (await this.placeRowsByKey(key, request)).length;
+        remaining -= request.period === 'day' ? days : (await rowsOf(key)).length;
         continue;
       }
-      const rows = await this.placeRowsByKey(key, request);
+      const rows = await rowsOf(key);
       if (rows.length < remaining) {
         remaining -= rows.length;
         continue;

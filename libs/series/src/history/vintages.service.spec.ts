@@ -1,7 +1,7 @@
 import { ConcurrencyLimit } from '@app/common';
 import { VintageFilter, VintageRevision } from '@app/database';
 import { VintagesService } from './vintages.service';
-import { Vintage } from './vintage-list';
+import { DEFAULT_VINTAGES_LIMIT, Vintage } from './vintage-list';
 
 /** A history of 30 places by 10 dates, 1 to 3 revisions each, some changing nothing. */
 const PLACES = Array.from({ length: 30 }, (_, i) => `place-${String(i).padStart(2, '0')}`);
@@ -97,6 +97,16 @@ describe('VintagesService', () => {
       expect(rows).toEqual(all);
       expect(pages.slice(0, -1).every((n) => n === limit)).toBe(true);
     }
+  });
+
+  it('downloads the whole list page by page, the same text as one page of every version', async () => {
+    const vintages = new VintagesService(fakeRepository(revisions), new ConcurrencyLimit(1));
+    const one = (await vintages.list({ limit: 10_000 }, 'csv')).text;
+    // Pages of the default size, so that each turn of the event loop stays short: several here.
+    expect(one.split('\r\n').length - 2).toBeGreaterThan(DEFAULT_VINTAGES_LIMIT);
+    let whole = '';
+    for await (const chunk of vintages.whole({}, 'csv')) whole += chunk;
+    expect(whole).toBe(one);
   });
 
   it('stops a read that filters out most versions at its budget, with a cursor', async () => {

@@ -18,7 +18,6 @@ import { ListFormat, listChunks } from '../list-format';
 import { VintagePosition, decodeVintageCursor } from './vintage-cursor';
 import {
   DEFAULT_VINTAGES_LIMIT,
-  MAX_VINTAGES_LIMIT,
   PlacedVintage,
   VINTAGE_COLUMNS,
   Vintage,
@@ -85,7 +84,8 @@ export class VintagesService {
 
   /**
    * Every version of `query` (from its cursor on) as chunks of `format`: a download without
-   * `limit`, read page after page (each taking its turn with the other large lists'). Checked
+   * `limit`, read page after page (each taking its turn with the other large lists'), pages of
+   * the default size: each is one turn of the event loop, short on SQLite too. Checked
    * before the first chunk, so that a bad query is a 400, not a broken stream.
    */
   whole(query: VintagesQuery, format: ListFormat): AsyncIterable<string> {
@@ -94,7 +94,7 @@ export class VintagesService {
       let position = after;
       for (;;) {
         const page = await this.listPages.run(() =>
-          this.read(filter, fields, issued, MAX_VINTAGES_LIMIT, position),
+          this.read(filter, fields, issued, DEFAULT_VINTAGES_LIMIT, position),
         );
         yield page.placed.map((p) => p.vintage);
         if (page.next === undefined) return;
