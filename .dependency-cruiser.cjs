@@ -17,8 +17,8 @@ const LIBRARY_IMPORTS = {
   countries: ['common'],
   messaging: ['config'],
   database: ['common', 'config', 'countries'],
-  series: ['common', 'config', 'countries', 'database', 'messaging'],
-  importer: ['common', 'config', 'countries', 'database', 'messaging', 'series'],
+  diseases: ['common', 'config', 'countries', 'database', 'messaging'],
+  importer: ['common', 'config', 'countries', 'database', 'messaging', 'diseases'],
 };
 
 const libraryOrder = Object.entries(LIBRARY_IMPORTS).map(([library, allowed]) => ({

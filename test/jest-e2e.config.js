@@ -37,7 +37,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
-    '^@app/(common|config|countries|database|importer|messaging|series)(|/.*)$':
+    '^@app/(common|config|countries|database|importer|messaging|diseases)(|/.*)$':
       '<rootDir>/libs/$1/src$2',
     // The tests reach into the applications by these (tsconfig.json), never by relative paths.
     '^@api/(.*)$': '<rootDir>/apps/api/src/$1',

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { RecordReverter, RecordValues, RecordWriter, SeriesDefinition } from '@app/series';
+import { RecordReverter, RecordValues, RecordWriter, DiseaseDefinition } from '@app/diseases';
 import { BulkLoadRepository, RecordWritesRepository, RevisionRepository } from '@app/database';
 
 /** A valid record body; override any field. */
@@ -17,7 +17,7 @@ export function recordBody(
   };
 }
 
-export const SERIES_KEYS = ['covid', 'mpox'] as const;
+export const DISEASE_KEYS = ['covid', 'mpox'] as const;
 
 /** The keys of a returned record, in order. */
 export const RECORD_KEYS = [
@@ -39,15 +39,15 @@ export const TEST_ORIGIN = { actor: 'test:setup' };
  */
 export function seedWriter(
   dataSource: DataSource,
-  series: SeriesDefinition,
+  disease: DiseaseDefinition,
   deadlineMs?: number,
 ): RecordWriter {
-  const revisions = new RevisionRepository(dataSource, series, deadlineMs);
-  const writes = new RecordWritesRepository(dataSource, series, revisions, deadlineMs);
+  const revisions = new RevisionRepository(dataSource, disease, deadlineMs);
+  const writes = new RecordWritesRepository(dataSource, disease, revisions, deadlineMs);
   return new RecordWriter(
-    series,
+    disease,
     writes,
-    new BulkLoadRepository(dataSource, series, revisions, deadlineMs),
+    new BulkLoadRepository(dataSource, disease, revisions, deadlineMs),
     new RecordReverter(revisions, writes),
     { written: () => undefined },
   );

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 
-export const SERIES_TABLES = ['covid_data', 'mpox_data'] as const;
+export const RECORD_TABLES = ['covid_data', 'mpox_data'] as const;
 
 export interface StoredRow {
   id: number;
@@ -33,7 +33,7 @@ export async function tableRows(dataSource: DataSource, table: string): Promise<
 
 /** The whole stored state (both tables) as one comparable string. */
 export async function snapshot(dataSource: DataSource): Promise<string> {
-  const tables = await Promise.all(SERIES_TABLES.map((table) => tableRows(dataSource, table)));
+  const tables = await Promise.all(RECORD_TABLES.map((table) => tableRows(dataSource, table)));
   return JSON.stringify(tables);
 }
 

@@ -1,4 +1,4 @@
-import { COVID_SERIES } from '@app/series';
+import { COVID_DISEASE } from '@app/diseases';
 import {
   ModelState,
   Values,
@@ -157,7 +157,7 @@ export function resolve(m: Model, spec: Spec): Op {
         touched: [id],
         run: async (real) => {
           try {
-            return { restored: await real.history.restore(COVID_SERIES, id, spec.revision) };
+            return { restored: await real.history.restore(COVID_DISEASE, id, spec.revision) };
           } catch (error) {
             return { error: (error as Error).message };
           }
@@ -188,7 +188,7 @@ export function resolve(m: Model, spec: Spec): Op {
         run: async (real) => {
           try {
             const result = await real.history.revert(
-              COVID_SERIES,
+              COVID_DISEASE,
               actor,
               Date.parse(mark.at),
               spec.dryRun,
@@ -228,7 +228,11 @@ export function resolve(m: Model, spec: Spec): Op {
         touched: [],
         run: async (real) => {
           try {
-            const counts = await real.history.prune(COVID_SERIES, Date.parse(mark.at), spec.dryRun);
+            const counts = await real.history.prune(
+              COVID_DISEASE,
+              Date.parse(mark.at),
+              spec.dryRun,
+            );
             return { removed: counts.revisions };
           } catch (error) {
             return { error: (error as Error).message };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FileImportService, QUIET_PROGRESS } from '@app/importer';
-import { COVID_SERIES } from '@app/series';
+import { COVID_DISEASE } from '@app/diseases';
 import { CliModule } from '@cli/cli.module';
 import { RecordHistoryService } from '@cli/records/record-history.service';
 import { DEFAULT_API_TOKENS, TOKENS, TestApp, bootTestApp } from './test-app';
@@ -75,7 +75,7 @@ export async function importRows(real: Real, rows: Values[]): Promise<Observatio
   );
   writeFileSync(file, [CSV_HEADER, ...lines].join('\n') + '\n');
   try {
-    const summary = await real.importer.run(COVID_SERIES, file, QUIET_PROGRESS);
+    const summary = await real.importer.run(COVID_DISEASE, file, QUIET_PROGRESS);
     if (summary.failure) return { error: summary.failure };
     const { inserted, updated, unchanged } = summary;
     return { counts: { inserted, updated, unchanged } };

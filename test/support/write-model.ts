@@ -9,7 +9,7 @@
  */
 
 import { canonicalCountryName } from '@app/countries';
-import { RecordValues } from '@app/series';
+import { RecordValues } from '@app/diseases';
 
 export type Values = RecordValues;
 

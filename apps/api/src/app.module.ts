@@ -9,7 +9,7 @@ import { AllExceptionsFilter } from './common/all-exceptions.filter';
 import { KnownQueryParametersInterceptor } from './query-parameters/known-query-parameters.interceptor';
 import { ValidationPipe } from './common/validation.pipe';
 import { CovidModule } from './covid/covid.module';
-import { FiguresModule } from './figures/figures.module';
+import { PopulationRegionsModule } from './population-regions/population-regions.module';
 import { HealthModule } from './health/health.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -45,7 +45,7 @@ export class AppModule {
         CovidModule,
         MpoxModule,
         StatsModule,
-        FiguresModule,
+        PopulationRegionsModule,
         SyncModule,
         HealthModule,
       ],

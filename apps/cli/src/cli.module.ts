@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, AppConfigModule } from '@app/config';
 import { ApiTokenRepository, DatabaseModule } from '@app/database';
 import { ImporterModule } from '@app/importer';
-import { COVID_SERIES, MPOX_SERIES, RecordWriterModule } from '@app/series';
+import { COVID_DISEASE, MPOX_DISEASE, RecordWriterModule } from '@app/diseases';
 import { ExportService } from './records/export.service';
 import { RecordHistoryService } from './records/record-history.service';
 import { TokenAdminService } from './tokens/token-admin.service';
@@ -26,8 +26,8 @@ export class CliModule {
         }),
         ImporterModule,
         // Each disease's write path and repositories: the importer's instances.
-        RecordWriterModule.forDisease(COVID_SERIES),
-        RecordWriterModule.forDisease(MPOX_SERIES),
+        RecordWriterModule.forDisease(COVID_DISEASE),
+        RecordWriterModule.forDisease(MPOX_DISEASE),
       ],
       providers: [ApiTokenRepository, TokenAdminService, ExportService, RecordHistoryService],
     };

@@ -1415,7 +1415,7 @@ export interface components {
       /** @example 55 */
       total_deaths: number;
     };
-    SeriesSummaryResponse: {
+    DiseaseSummaryResponse: {
       /** @example 91468 */
       total_cases: number;
       /** @example 168 */
@@ -5136,7 +5136,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['SeriesSummaryResponse'];
+          'application/json': components['schemas']['DiseaseSummaryResponse'];
         };
       };
       /** @description Not modified: the `ETag` in `If-None-Match` is still current (no body). Counted by the rate limit like any other answer. */

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 
-/** A disease's key (`covid`, `mpox`), as `SeriesDefinition['key']` spells it. */
+/** A disease's key (`covid`, `mpox`), as `DiseaseDefinition['key']` spells it. */
 export type DiseaseKey = string;
 
 /**

@@ -1,6 +1,6 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppDataSource } from './app-data-source';
-import { reconcileRegionMembers } from './records/figures/region-members.reconciler';
+import { reconcileRegionMembers } from './records/derived-figures/region-members.reconciler';
 
 const LOCK_NAME = 'covid_api_migrations';
 

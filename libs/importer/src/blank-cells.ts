@@ -1,4 +1,4 @@
-import { RecordValues } from '@app/series';
+import { RecordValues } from '@app/diseases';
 
 export const FIGURES = ['total_cases', 'new_cases', 'total_deaths', 'new_deaths'] as const;
 export type Figures = Pick<RecordValues, (typeof FIGURES)[number]>;

@@ -1,4 +1,4 @@
-import { apiDateProblem, countryNameProblem } from '@app/series';
+import { apiDateProblem, countryNameProblem } from '@app/diseases';
 import { ImportError } from './import-error';
 import { FIGURES, Figures } from './blank-cells';
 

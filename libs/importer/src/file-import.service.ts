@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { withSourceNames } from '@app/common';
 import { SourceRepository } from '@app/database';
-import { SeriesDefinition } from '@app/series';
+import { DiseaseDefinition } from '@app/diseases';
 import { ImportProgress } from './import-progress';
 import { ImportService, ImportSummary } from './import.service';
 import { appliedState, newAttempt } from './url-import.service';
@@ -20,14 +20,14 @@ export class FileImportService {
   ) {}
 
   async run(
-    series: SeriesDefinition,
+    disease: DiseaseDefinition,
     file: string,
     progress: ImportProgress,
     signal?: AbortSignal,
   ): Promise<ImportSummary> {
     const url = pathToFileURL(resolve(file)).href;
-    const attempt = newAttempt(series.key, url, await this.sources.find(series.key, url));
-    const summary = await this.importer.run(series, file, progress, signal);
+    const attempt = newAttempt(disease.key, url, await this.sources.find(disease.key, url));
+    const summary = await this.importer.run(disease, file, progress, signal);
     // `/api/sources` shows the failure: naming the file, not the server's folders.
     const shown = summary.failure && withSourceNames(summary.failure, [resolve(file), file]);
     const saved = { ...summary, failure: shown };

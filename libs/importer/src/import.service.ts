@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { AppConfig, InjectConfig } from '@app/config';
-import { ChangeOrigin, RecordWriter, SeriesDefinition, recordProblems } from '@app/series';
+import { ChangeOrigin, RecordWriter, DiseaseDefinition, recordProblems } from '@app/diseases';
 import { CorrectionsRepository } from '@app/database';
 import { ImportError } from './import-error';
 import { InjectDisease, describeError, importActor } from '@app/common';
@@ -86,7 +86,7 @@ export class ImportService {
     ]);
   }
 
-  private disease(series: SeriesDefinition) {
+  private disease(series: DiseaseDefinition) {
     const found = this.diseases.get(series.key);
     if (found === undefined) throw new Error(`no disease ${series.key}`);
     return found;
@@ -97,7 +97,7 @@ export class ImportService {
    * says so (`interrupted`), and nothing was written.
    */
   async run(
-    series: SeriesDefinition,
+    disease: DiseaseDefinition,
     file: string,
     progress: ImportProgress,
     signal?: AbortSignal,
@@ -118,7 +118,7 @@ export class ImportService {
       if (await changedSinceOpened(input)) throw writtenTo();
       // One id per import: every revision it appends carries it.
       const origin = { actor, requestId: randomUUID() };
-      const summary = await this.importChecked(input, series, progress, origin, signal);
+      const summary = await this.importChecked(input, disease, progress, origin, signal);
       return { ...summary, contentHash: hash };
     } finally {
       await closeImportFile(input);
@@ -127,7 +127,7 @@ export class ImportService {
 
   private async importChecked(
     input: ImportFile,
-    series: SeriesDefinition,
+    disease: DiseaseDefinition,
     progress: ImportProgress,
     origin: ChangeOrigin,
     signal?: AbortSignal,
@@ -150,7 +150,7 @@ export class ImportService {
     summary.filled = filler.counts;
     summary.renamed = places.renamed;
     summary.unrecognised = places.unrecognised;
-    const sink = this.sinkFor(series, origin, progress, signal);
+    const sink = this.sinkFor(disease, origin, progress, signal);
     const rowProblem = (line: number, problems: string[]) => {
       summary.skipped.invalid++;
       progress.invalidRow(line, problems);
@@ -237,7 +237,7 @@ export class ImportService {
     }
     await this.commit(sink, summary, signal);
     if (summary.failure === undefined && !summary.interrupted) {
-      summary.corrected = await this.corrected(series, summary);
+      summary.corrected = await this.corrected(disease, summary);
     }
     return summary;
   }
@@ -249,7 +249,7 @@ export class ImportService {
    * server writes a chunk while the next is parsed; only the rows written are locked).
    */
   private sinkFor(
-    series: SeriesDefinition,
+    series: DiseaseDefinition,
     origin: ChangeOrigin,
     progress: ImportProgress,
     signal?: AbortSignal,
@@ -265,7 +265,7 @@ export class ImportService {
    * none when it wrote nothing). Undefined when the count fails: the import itself stands.
    */
   private async corrected(
-    series: SeriesDefinition,
+    series: DiseaseDefinition,
     summary: ImportSummary,
   ): Promise<number | undefined> {
     if (summary.inserted + summary.updated === 0) return 0;

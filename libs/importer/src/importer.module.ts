@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PopulationModule, SourceRepository } from '@app/database';
-import { COVID_SERIES, MPOX_SERIES, RecordWriterModule } from '@app/series';
+import { COVID_DISEASE, MPOX_DISEASE, RecordWriterModule } from '@app/diseases';
 import { PopulationImportService } from './population-import.service';
 import { FileImportService } from './file-import.service';
 import { ImportService } from './import.service';
@@ -14,8 +14,8 @@ import { UrlImportService } from './url-import.service';
   // Each disease's write path: no deadline (an import is long), an announcement for its notice.
   imports: [
     PopulationModule,
-    RecordWriterModule.forDisease(COVID_SERIES),
-    RecordWriterModule.forDisease(MPOX_SERIES),
+    RecordWriterModule.forDisease(COVID_DISEASE),
+    RecordWriterModule.forDisease(MPOX_DISEASE),
   ],
   providers: [
     ImportService,

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { AppConfig, InjectConfig } from '@app/config';
 import { PopulationRepository, PopulationWriteCounts, SourceRepository } from '@app/database';
 import { InjectDisease, describeError, sourceName } from '@app/common';
-import { RecordWriter } from '@app/series';
+import { RecordWriter } from '@app/diseases';
 import { csvRecords } from './csv-records';
 import { ImportError, interruptedBy } from './import-error';
 import { closeImportFile, fileContent, openImportFile } from './import-file';

@@ -1,4 +1,4 @@
-import { BulkWriteOptions, ChangeOrigin, RecordValues, RecordWriter } from '@app/series';
+import { BulkWriteOptions, ChangeOrigin, RecordValues, RecordWriter } from '@app/diseases';
 import { UpsertCounts } from '@app/database';
 import { ChunkChannel } from './chunk-channel';
 import { ImportProgress } from './import-progress';

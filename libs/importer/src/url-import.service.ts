@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SourceRepository, SourceState } from '@app/database';
-import { SeriesDefinition } from '@app/series';
+import { DiseaseDefinition } from '@app/diseases';
 import { ImportError } from './import-error';
 import { describeError, importActor, sourceName, withSourceNames } from '@app/common';
 import { ImportProgress } from './import-progress';
@@ -25,15 +25,15 @@ export class UrlImportService {
   ) {}
 
   async run(
-    series: SeriesDefinition,
+    disease: DiseaseDefinition,
     url: string,
     download: DownloadOptions,
     progress: ImportProgress,
     signal?: AbortSignal,
     via: 'import' | 'sync' = 'import',
   ): Promise<UrlImport> {
-    const previous = await this.sources.find(series.key, url);
-    const attempt = newAttempt(series.key, url, previous);
+    const previous = await this.sources.find(disease.key, url);
+    const attempt = newAttempt(disease.key, url, previous);
     // Messages name the source as readers see it (`withSourceNames`, before any cut): no
     // credential or query string in an error that `/api/sources` or the sync's log shows.
     const fail = async (message: string) => {
@@ -68,7 +68,7 @@ export class UrlImportService {
       try {
         // The revisions name the URL, not the temporary file.
         summary = await this.importer.run(
-          series,
+          disease,
           downloaded.path,
           progress,
           signal,

@@ -1,6 +1,6 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { MESSAGES } from '@app/common';
-import { MAX_BULK_RECORDS } from '@app/series';
+import { MAX_BULK_RECORDS } from '@app/diseases';
 import { AppRoute, appRoutes } from '../../support/app-routes';
 import { TestApp, bootTestApp } from '../../support/test-app';
 

@@ -19,7 +19,7 @@ function traceFiles(markdown: string, heading: string): string[] {
   return [...section.matchAll(/^\| *\d+ *\| *`([^`]+)` *\|/gm)].map((match) => match[1]);
 }
 
-/** The tsconfig aliases (`@app/series` → `libs/series/src`), exact ones only. */
+/** The tsconfig aliases (`@app/diseases` → `libs/diseases/src`), exact ones only. */
 function aliases(): Map<string, string> {
   const { compilerOptions } = JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')) as {
     compilerOptions: { paths: Record<string, string[]> };

@@ -9,7 +9,7 @@ import { IncomingHttpHeaders, get } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { addDays } from '@app/common';
-import { COVID_SERIES, RecordValues } from '@app/series';
+import { COVID_DISEASE, RecordValues } from '@app/diseases';
 import { COMPRESSION_THRESHOLD_BYTES } from '@api/compression/response-compression';
 import { TEST_ORIGIN, seedWriter } from '../../support/fixtures';
 import { TestApp, bootTestApp } from '../../support/test-app';
@@ -57,7 +57,7 @@ describe('compressed answers', () => {
       total_deaths: i,
       new_deaths: i % 3,
     }));
-    await seedWriter(t.dataSource, COVID_SERIES).upsertMany(records, TEST_ORIGIN);
+    await seedWriter(t.dataSource, COVID_DISEASE).upsertMany(records, TEST_ORIGIN);
     await t.app.listen(0, '127.0.0.1');
     port = (t.app.getHttpServer().address() as AddressInfo).port;
   });

@@ -1,7 +1,7 @@
 /**
  * Corrections made visible (docs/corrections.md): `GET /<key>/corrections` lists each stored
  * figure that changed after it was first published, with its old and new values and its source;
- * the derived series and the public weekly history flag the days corrected or negative; a
+ * the derived series and the public weekly answer flag the days corrected or negative; a
  * country's public page lists its latest corrections without their source.
  */
 import { writeFileSync } from 'node:fs';
@@ -318,7 +318,7 @@ describe('corrections', () => {
     ]);
   });
 
-  it('flags the weeks of the public weekly history', async () => {
+  it('flags the weeks of the public weekly answer', async () => {
     const res = await get('/api/covid/public/country/chile/weekly', null);
     expect(res.status).toBe(200);
     const body = res.body as { weeks: string[]; flags: string[][] };

@@ -6,7 +6,7 @@
  */
 import { MESSAGES } from '@app/common';
 import { RevisionAsOf1765100000000 } from '@app/database/migrations/1765100000000-revision-as-of';
-import { SERIES_KEYS, instantBetweenWrites, recordBody } from '../../support/fixtures';
+import { DISEASE_KEYS, instantBetweenWrites, recordBody } from '../../support/fixtures';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
 const NOT_AN_INSTANT =
@@ -15,7 +15,7 @@ const IN_THE_FUTURE = 'as_of : ne doit pas être dans le futur';
 
 const q = (value: string) => encodeURIComponent(value);
 
-describe.each(SERIES_KEYS)('%s data as of an instant', (key) => {
+describe.each(DISEASE_KEYS)('%s data as of an instant', (key) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await bootTestApp();

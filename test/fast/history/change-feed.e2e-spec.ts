@@ -4,9 +4,9 @@
  * a transaction that took its revision ids before a shorter one but commits after it still comes
  * after it in the feed (a plain revision-id cursor would skip it for ever).
  */
-import { COVID_SERIES } from '@app/series';
+import { COVID_DISEASE } from '@app/diseases';
 import { RevisionRepository } from '@app/database';
-import { SERIES_KEYS, recordBody } from '../../support/fixtures';
+import { DISEASE_KEYS, recordBody } from '../../support/fixtures';
 import { DEFAULT_API_TOKENS, TOKENS, TestApp, bootTestApp } from '../../support/test-app';
 import { TEST_DB_TYPE } from '../../support/test-database';
 import { onlyOn } from '../../support/database-only';
@@ -28,7 +28,7 @@ interface Page {
   next: string | null;
 }
 
-describe.each(SERIES_KEYS)('change feed of %s', (key) => {
+describe.each(DISEASE_KEYS)('change feed of %s', (key) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await bootTestApp({ API_TOKENS });
@@ -300,7 +300,7 @@ describe('change feed: transactions that commit out of their id order', () => {
   let revisions: RevisionRepository;
   beforeAll(async () => {
     t = await bootTestApp();
-    revisions = new RevisionRepository(t.dataSource, COVID_SERIES);
+    revisions = new RevisionRepository(t.dataSource, COVID_DISEASE);
   });
   afterAll(() => t.close());
 

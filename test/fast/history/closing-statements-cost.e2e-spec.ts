@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CountrySummaryStatements } from '@app/database/records/country-summary-statements';
-import { RegionDayStatements } from '@app/database/records/figures/region-day-statements';
+import { RegionDayStatements } from '@app/database/records/derived-figures/region-day-statements';
 import { cliTestBed } from '../../support/cli-test-bed';
 import { onlyOn } from '../../support/database-only';
 

@@ -4,7 +4,7 @@
  * `GET /<key>/data/:id/history` answers them oldest first. Records that existed when the history
  * began have one baseline revision each.
  */
-import { SERIES_KEYS, recordBody } from '../../support/fixtures';
+import { DISEASE_KEYS, recordBody } from '../../support/fixtures';
 import { TOKENS, TestApp, bootTestApp } from '../../support/test-app';
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -17,7 +17,7 @@ interface Revision {
   record: Record<string, unknown> | null;
 }
 
-describe.each(SERIES_KEYS)('history of %s records', (key) => {
+describe.each(DISEASE_KEYS)('history of %s records', (key) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await bootTestApp();

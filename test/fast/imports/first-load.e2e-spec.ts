@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeTransaction, LEFTOVER_AFTER_MS, COPY_SWAP_MIN, RevisionPruner } from '@app/database';
-import { COVID_SERIES, RecordValues } from '@app/series';
+import { COVID_DISEASE, RecordValues } from '@app/diseases';
 import { cliTestBed } from '../../support/cli-test-bed';
 import { startCli } from '../../support/cli';
 import { TEST_ORIGIN, emptyStore, seedWriter } from '../../support/fixtures';
@@ -93,7 +93,7 @@ async function emptyCovid(bed: ReturnType<typeof cliTestBed>): Promise<void> {
  */
 describe('a first load of a large file (CLI, both databases)', () => {
   const bed = cliTestBed('covid-first-load-');
-  const repository = () => seedWriter(bed.t.dataSource, COVID_SERIES);
+  const repository = () => seedWriter(bed.t.dataSource, COVID_DISEASE);
 
   beforeEach(() => emptyCovid(bed));
 
@@ -341,7 +341,7 @@ describe('a first load of a large file (CLI, both databases)', () => {
       const load = repository().upsertMany(rows, { actor: 'test:load' });
       await untilBuilding(bed, rows.length);
       // The first load's revisions, superseded by the second's: deleted while the copy holds them.
-      const pruned = await new RevisionPruner(bed.t.dataSource, COVID_SERIES).prune(before, false);
+      const pruned = await new RevisionPruner(bed.t.dataSource, COVID_DISEASE).prune(before, false);
       expect(pruned).toEqual({ revisions: 11_000, commits: 1 });
       expect(await load).toEqual({ inserted: 0, updated: 11_000, unchanged: 0 });
       // Not swapped in: the usual way, over the pruned history.

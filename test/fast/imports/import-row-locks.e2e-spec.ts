@@ -5,7 +5,7 @@
  * import's commit (503 past DB_TIMEOUT_MS). SQLite has one writer: there, a large import is built
  * aside (first-load.e2e-spec.ts).
  */
-import { COVID_SERIES, RecordValues } from '@app/series';
+import { COVID_DISEASE, RecordValues } from '@app/diseases';
 import { TEST_ORIGIN, seedWriter } from '../../support/fixtures';
 import { statementRunning } from '../../support/running-statement';
 import { tableRows } from '../../support/table-snapshot';
@@ -33,7 +33,7 @@ mysqlOnly('an import changing stored records (MySQL)', () => {
   const running = (statement: string) => statementRunning(t.dataSource, statement);
 
   it('holds the rows it changes, not the gaps beside them: API writes go on', async () => {
-    const repository = seedWriter(t.dataSource, COVID_SERIES);
+    const repository = seedWriter(t.dataSource, COVID_DISEASE);
     const benin = await repository.create(record('Benin', '2021-01-01', 1), TEST_ORIGIN);
     const france = await repository.create(record('France', '2021-01-01', 1), TEST_ORIGIN);
     let applied!: () => void;
@@ -88,7 +88,7 @@ mysqlOnly('an import changing stored records (MySQL)', () => {
   });
 
   it('creates again a record deleted between its read and its lock, counted as inserted', async () => {
-    const repository = seedWriter(t.dataSource, COVID_SERIES);
+    const repository = seedWriter(t.dataSource, COVID_DISEASE);
     const old = await repository.create(record('Chad', '2021-01-01', 1), TEST_ORIGIN);
     // Another writer holds the row: the import reads it (no lock at READ COMMITTED), then waits
     // in its `SELECT ... FOR UPDATE` until that writer deletes the row and commits.
@@ -121,7 +121,7 @@ mysqlOnly('an import changing stored records (MySQL)', () => {
   });
 
   it('updates a record another writer created between its read and its insert', async () => {
-    const repository = seedWriter(t.dataSource, COVID_SERIES);
+    const repository = seedWriter(t.dataSource, COVID_DISEASE);
     // Another writer inserts the key and holds it: the import reads no record there (READ
     // COMMITTED), then its insert waits until that writer commits.
     const other = t.dataSource.createQueryRunner();

@@ -1,5 +1,5 @@
 import { TestApp, bootTestApp } from '../../support/test-app';
-import { FIGURE_MAX } from '@app/series';
+import { FIGURE_MAX } from '@app/diseases';
 
 const record = (country: string, date: string, total_cases = 10) => ({
   date,

@@ -1,7 +1,7 @@
-import { SERIES_KEYS, recordBody } from '../../support/fixtures';
+import { DISEASE_KEYS, recordBody } from '../../support/fixtures';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
-describe.each(SERIES_KEYS)('%s: concurrent creation of one country and date', (key) => {
+describe.each(DISEASE_KEYS)('%s: concurrent creation of one country and date', (key) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await bootTestApp();

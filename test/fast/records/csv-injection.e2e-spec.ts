@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { cliTestBed } from '../../support/cli-test-bed';
-import { SERIES_KEYS, recordBody } from '../../support/fixtures';
+import { DISEASE_KEYS, recordBody } from '../../support/fixtures';
 
 /** Each name, and its cell as the CSV writes it. */
 const FORMULAS: [string, string][] = [
@@ -27,7 +27,7 @@ function formulaCells(text: string): string[] {
   return rows.flat().filter((cell) => /^[=+\-@\t\r]/.test(cell) && !NUMBER.test(cell));
 }
 
-describe.each(SERIES_KEYS)('CSV cells a spreadsheet would run (%s)', (key) => {
+describe.each(DISEASE_KEYS)('CSV cells a spreadsheet would run (%s)', (key) => {
   const bed = cliTestBed('csv-injection-');
   const ids: number[] = [];
 

@@ -1,6 +1,12 @@
 import { MESSAGES, addDays } from '@app/common';
 import { TEST_ORIGIN, seedWriter } from '../../support/fixtures';
-import { COVID_SERIES, LIST_PAGE_SIZE, MPOX_SERIES, RecordValues, RecordWriter } from '@app/series';
+import {
+  COVID_DISEASE,
+  LIST_PAGE_SIZE,
+  MPOX_DISEASE,
+  RecordValues,
+  RecordWriter,
+} from '@app/diseases';
 import { RecordReadsRepository } from '@app/database';
 import { TestApp, bootTestApp } from '../../support/test-app';
 import { QueryRunner } from 'typeorm';
@@ -34,7 +40,7 @@ describe.each([
   let covid: RecordWriter;
   beforeAll(async () => {
     t = await bootTestApp(env);
-    covid = seedWriter(t.dataSource, COVID_SERIES);
+    covid = seedWriter(t.dataSource, COVID_DISEASE);
     // Three countries a day: pages end between records of the same date (the id decides).
     await covid.upsertMany(
       records(['Alpha', 'Bonaire, Sint Eustatius and Saba', 'Gamma'], '2021-01-01', 20),
@@ -229,7 +235,7 @@ describe.each([
     const DAYS = 700;
     let list: Row[];
     beforeAll(async () => {
-      await seedWriter(t.dataSource, MPOX_SERIES).upsertMany(
+      await seedWriter(t.dataSource, MPOX_DISEASE).upsertMany(
         records(['North', 'South'], '2001-01-01', DAYS),
         TEST_ORIGIN,
       );
@@ -262,7 +268,7 @@ describe.each([
     });
 
     it('ends at the record its Link names when records are written while it streams', async () => {
-      const mpox = seedWriter(t.dataSource, MPOX_SERIES);
+      const mpox = seedWriter(t.dataSource, MPOX_DISEASE);
       const boundary = RecordReadsRepository.prototype.boundary;
       const spy = jest
         .spyOn(RecordReadsRepository.prototype, 'boundary')

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliTestBed } from '../../support/cli-test-bed';
-import { SERIES_KEYS, recordBody } from '../../support/fixtures';
+import { DISEASE_KEYS, recordBody } from '../../support/fixtures';
 import { regionNamed } from '@app/countries';
 
 /** The bound as documented (docs/api.md), not read from the code it checks. */
@@ -16,7 +16,7 @@ const OVER = (field: string) =>
     : `${field} : doit être un nombre de -${MAX} à ${MAX}`;
 const invalid = (...details: string[]) => ({ error: 'Données invalides.', details });
 
-describe.each(SERIES_KEYS)('the bounds of the figures (%s)', (key) => {
+describe.each(DISEASE_KEYS)('the bounds of the figures (%s)', (key) => {
   const bed = cliTestBed('figure-bounds-');
   const data = `/api/${key}/data`;
 
@@ -101,9 +101,9 @@ describe.each(SERIES_KEYS)('the bounds of the figures (%s)', (key) => {
     expect(weekly.body).toMatchObject({ new_cases: [2 * MAX], new_deaths: [-2 * MAX] });
   });
 
-  it("sums every country's figures at the bound exactly into the world's weekly history", async () => {
+  it("sums every country's figures at the bound exactly into the world's weekly answer", async () => {
     const { t } = bed;
-    // The world's weekly history sums the countries of the regions' list (decision 0036).
+    // The world's weekly answer sums the countries of the regions' list (decision 0036).
     const countries = regionNamed('World')!.members;
     const records = countries.map((member) => ({
       date: '2021-07-01',

@@ -2,7 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import { IncomingMessage } from 'node:http';
 import { Response } from 'supertest';
 import { MESSAGES, addDays, todayUtc } from '@app/common';
-import { LIST_PAGE_SIZE, MPOX_SERIES, RecordValues } from '@app/series';
+import { LIST_PAGE_SIZE, MPOX_DISEASE, RecordValues } from '@app/diseases';
 import { RECORD_KEYS, recordBody, seedWriter, TEST_ORIGIN } from '../../support/fixtures';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
@@ -276,7 +276,7 @@ describe.each([
         total_deaths: 0,
         new_deaths: 0,
       }));
-      await seedWriter(t.dataSource, MPOX_SERIES).upsertMany(records, TEST_ORIGIN);
+      await seedWriter(t.dataSource, MPOX_DISEASE).upsertMany(records, TEST_ORIGIN);
     });
 
     it('streams every format in the same order, with Vary and without ETag', async () => {

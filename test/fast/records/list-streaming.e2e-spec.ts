@@ -4,7 +4,7 @@ import { AddressInfo, Socket, connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addDays } from '@app/common';
 import { CLIENT_TIMEOUTS } from '@api/client-timeouts';
-import { COVID_SERIES, LIST_PAGE_SIZE, MPOX_SERIES, RecordValues } from '@app/series';
+import { COVID_DISEASE, LIST_PAGE_SIZE, MPOX_DISEASE, RecordValues } from '@app/diseases';
 import { RecordReadsRepository } from '@app/database';
 import { TestApp, bootTestApp } from '../../support/test-app';
 import { onlyOn } from '../../support/database-only';
@@ -32,7 +32,7 @@ describe('large lists are streamed page by page', () => {
         });
       }
     }
-    await seedWriter(t.dataSource, COVID_SERIES).upsertMany(records, TEST_ORIGIN);
+    await seedWriter(t.dataSource, COVID_DISEASE).upsertMany(records, TEST_ORIGIN);
     const ids = await t.dataSource.query<{ id: number; date: string; country: string }[]>(
       'SELECT id, date, country FROM covid_data',
     );
@@ -109,7 +109,7 @@ describe('large lists are streamed page by page', () => {
         total_deaths: 0,
         new_deaths: 0,
       }));
-      await seedWriter(t.dataSource, MPOX_SERIES).upsertMany(records, TEST_ORIGIN);
+      await seedWriter(t.dataSource, MPOX_DISEASE).upsertMany(records, TEST_ORIGIN);
       const server = t.app.getHttpServer();
       if (!server.listening) await t.app.listen(0, '127.0.0.1');
       const { port } = server.address() as AddressInfo;

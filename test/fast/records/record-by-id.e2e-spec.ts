@@ -3,12 +3,12 @@
  * 304 on `If-None-Match`; 404 for an id that does not exist (or no longer does), 400 for an id
  * that cannot exist (as PUT and DELETE); `as_of` gives the record as it stood then.
  */
-import { SERIES_KEYS, instantBetweenWrites, recordBody } from '../../support/fixtures';
+import { DISEASE_KEYS, instantBetweenWrites, recordBody } from '../../support/fixtures';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
 const q = (value: string) => encodeURIComponent(value);
 
-describe.each(SERIES_KEYS)('GET /api/%s/data/:id', (key) => {
+describe.each(DISEASE_KEYS)('GET /api/%s/data/:id', (key) => {
   let t: TestApp;
   const path = `/api/${key}/data`;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { addDays } from '@app/common';
 import { TEST_ORIGIN, seedWriter } from '../../support/fixtures';
-import { COVID_SERIES, MPOX_SERIES, RecordValues, RecordWriter } from '@app/series';
-import { RECORD_KEYS, SERIES_KEYS } from '../../support/fixtures';
+import { COVID_DISEASE, MPOX_DISEASE, RecordValues, RecordWriter } from '@app/diseases';
+import { RECORD_KEYS, DISEASE_KEYS } from '../../support/fixtures';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
 type Row = Record<string, unknown>;
@@ -18,14 +18,14 @@ function series(country: string, last: string, days: number, base = 0): RecordVa
   }));
 }
 
-describe.each(SERIES_KEYS)('%s reads', (key) => {
+describe.each(DISEASE_KEYS)('%s reads', (key) => {
   let t: TestApp;
   let repository: RecordWriter;
   beforeAll(async () => {
     // Seeded straight through the repository (like another instance would write): no read cache,
     // which test/fast/caching/public-cache.e2e-spec.ts covers.
     t = await bootTestApp({ CACHE_TTL_MS: '0' });
-    repository = seedWriter(t.dataSource, key === 'covid' ? COVID_SERIES : MPOX_SERIES);
+    repository = seedWriter(t.dataSource, key === 'covid' ? COVID_DISEASE : MPOX_DISEASE);
   });
   afterAll(() => t.close());
 

@@ -1,9 +1,9 @@
 import { addDays, todayUtc } from '@app/common';
-import { FIGURE_MAX } from '@app/series';
-import { RECORD_KEYS, SERIES_KEYS, recordBody } from '../../support/fixtures';
+import { FIGURE_MAX } from '@app/diseases';
+import { RECORD_KEYS, DISEASE_KEYS, recordBody } from '../../support/fixtures';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
-describe.each(SERIES_KEYS)('%s records: create, replace, delete', (series) => {
+describe.each(DISEASE_KEYS)('%s records: create, replace, delete', (series) => {
   let t: TestApp;
   const path = `/api/${series}/data`;
   beforeAll(async () => {

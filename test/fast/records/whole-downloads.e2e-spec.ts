@@ -6,7 +6,7 @@ import { stringify } from 'csv-stringify/sync';
 import { IncomingMessage } from 'node:http';
 import { Response } from 'supertest';
 import { addDays, todayUtc } from '@app/common';
-import { COVID_SERIES, LIST_PAGE_SIZE, RecordValues } from '@app/series';
+import { COVID_DISEASE, LIST_PAGE_SIZE, RecordValues } from '@app/diseases';
 import { RECORD_KEYS, TEST_ORIGIN, seedWriter } from '../../support/fixtures';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
@@ -15,7 +15,7 @@ type Row = Record<string, unknown>;
 /** Countries of the store, and days per country: more rows than a streamed page holds. */
 const COUNTRIES = ['France', 'Germany', 'Bonaire, Sint Eustatius and Saba'];
 const DAYS = 240;
-const SERIES_KEYS = [
+const DISEASE_KEYS = [
   'date',
   'country',
   'iso_code',
@@ -85,7 +85,7 @@ describe.each([
   let t: TestApp;
   beforeAll(async () => {
     t = await bootTestApp(env);
-    await seedWriter(t.dataSource, COVID_SERIES).upsertMany(records(), TEST_ORIGIN);
+    await seedWriter(t.dataSource, COVID_DISEASE).upsertMany(records(), TEST_ORIGIN);
   });
   afterAll(() => t.close());
 
@@ -106,7 +106,7 @@ describe.each([
 
   it.each([
     ['/api/covid/data', RECORD_KEYS, 'covid'],
-    ['/api/covid/series', SERIES_KEYS, 'covid-series'],
+    ['/api/covid/series', DISEASE_KEYS, 'covid-series'],
   ])('%s: CSV and NDJSON without limit equal the JSON pages', async (url, keys, name) => {
     const { rows, pages } = await jsonPages(url);
     expect(rows).toHaveLength(COUNTRIES.length * DAYS);

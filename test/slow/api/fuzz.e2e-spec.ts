@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { validateHeaderValue } from 'node:http';
 import { Socket, connect } from 'node:net';
 import { Response } from 'supertest';
-import { FIGURE_MAX } from '@app/series';
+import { FIGURE_MAX } from '@app/diseases';
 import { TestApp, TOKENS, bootTestApp } from '../../support/test-app';
 import { snapshot } from '../../support/table-snapshot';
 

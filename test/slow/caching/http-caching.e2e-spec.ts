@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Response } from 'supertest';
 import { MESSAGES } from '@app/common';
-import { RecordChangeService } from '@app/series';
+import { RecordChangeService } from '@app/diseases';
 import { databaseEnv, eventually, runCli } from '../../support/cli';
 import { flushRedisDb } from '../../support/cli-test-bed';
 import { recordBody } from '../../support/fixtures';

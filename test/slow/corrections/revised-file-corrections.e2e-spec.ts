@@ -6,7 +6,7 @@
  * `restore`, `revert` and `prune-history`.
  */
 import { join } from 'node:path';
-import { SeriesRecord } from '@app/series';
+import { StoredRecord } from '@app/diseases';
 import { cliTestBed } from '../../support/cli-test-bed';
 import { writeRevisedCopy } from '../../support/revised-file';
 import { Correction } from '../../support/corrections';
@@ -106,7 +106,7 @@ describe('corrections of the JHU file with 1% of its rows revised', () => {
 
     // Every negative daily figure stored is flagged, and nothing else is.
     const data = await get('/api/covid/data?limit=1000000');
-    const records = data.body as SeriesRecord[];
+    const records = data.body as StoredRecord[];
     const flags = await flaggedDays();
     const negative = (field: 'new_cases' | 'new_deaths') =>
       sorted(records.filter((r) => r[field] < 0).map(placeDate));
@@ -132,7 +132,7 @@ describe('corrections of the JHU file with 1% of its rows revised', () => {
     const record = await get(
       `/api/covid/data?country=${encodeURIComponent(one.country)}&from=${one.date}&to=${one.date}`,
     );
-    const id = (record.body as SeriesRecord[])[0].id;
+    const id = (record.body as StoredRecord[])[0].id;
     const beforeRestore = new Date().toISOString();
     expect((await bed.cli('restore', 'covid', String(id))).code).toBe(0);
     const restored = await correctionsSince(beforeRestore);

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { FIGURE_MAX } from '@app/series';
+import { FIGURE_MAX } from '@app/diseases';
 import { databaseEnv, runCli } from '../../support/cli';
 import { cliTestBed } from '../../support/cli-test-bed';
 import { tableRows } from '../../support/table-snapshot';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { TEST_ORIGIN, seedWriter } from '../../support/fixtures';
 import { databaseEnv, runCli } from '../../support/cli';
-import { COVID_SERIES, RecordValues } from '@app/series';
+import { COVID_DISEASE, RecordValues } from '@app/diseases';
 import { TestApp, bootTestApp } from '../../support/test-app';
 
 /** Read from ../shared/data relative to the project root, never copied into the project. */
@@ -59,7 +59,7 @@ describe('writers in several processes at once', () => {
     // Two bulk upserts and a single insert started in the same tick, as requests resumed together
     // are: on SQLite their statements interleaved on the process's one connection (a second BEGIN
     // failed; a single write inside another's transaction shared its fate).
-    const repository = seedWriter(t.dataSource, COVID_SERIES, 5000);
+    const repository = seedWriter(t.dataSource, COVID_DISEASE, 5000);
     const record = (country: string, day: number): RecordValues => ({
       date: new Date(Date.UTC(1960, 0, 1) + day * 86_400_000).toISOString().slice(0, 10),
       country,

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { resolveCountry } from '@app/countries';
-import { DERIVED_METRICS, STORED_METRICS } from '@app/series';
+import { DERIVED_METRICS, STORED_METRICS } from '@app/diseases';
 import { cliTestBed } from '../../support/cli-test-bed';
 import { SourceServer, fileRoute } from '../../support/source-server';
 

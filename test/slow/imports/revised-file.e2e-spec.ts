@@ -5,14 +5,14 @@
  * new figure through the API, nothing else changed, and each has its revision in the change feed.
  */
 import { join } from 'node:path';
-import { SeriesRecord } from '@app/series';
+import { StoredRecord } from '@app/diseases';
 import { changesSince } from '../../support/change-feed';
 import { cliTestBed } from '../../support/cli-test-bed';
 import { writeRevisedCopy } from '../../support/revised-file';
 
 const JHU = join(__dirname, '../../../../shared/data/covid-jhu-2023-03-09.csv.gz');
 
-type Stored = SeriesRecord;
+type Stored = StoredRecord;
 
 describe('import of the JHU file with 1% of its rows revised, over the loaded file', () => {
   const bed = cliTestBed('covid-revised-');

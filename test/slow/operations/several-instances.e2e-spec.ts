@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Redis from 'ioredis';
 import { MESSAGES } from '@app/common';
 import { CHANGE_CHANNELS, RedisConnections } from '@app/messaging';
-import { RecordChangeService } from '@app/series';
+import { RecordChangeService } from '@app/diseases';
 import { databaseEnv, eventually, runCli } from '../../support/cli';
 import { flushRedisDb } from '../../support/cli-test-bed';
 import { TestApp, bootTestApp } from '../../support/test-app';

@@ -11,7 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Response } from 'supertest';
-import { RecordValues } from '@app/series';
+import { RecordValues } from '@app/diseases';
 import { TestApp, bootTestApp } from '../../support/test-app';
 import { tableRows } from '../../support/table-snapshot';
 

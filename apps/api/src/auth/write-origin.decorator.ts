@@ -1,5 +1,5 @@
 import { ExecutionContext, createParamDecorator } from '@nestjs/common';
-import { ChangeOrigin } from '@app/series';
+import { ChangeOrigin } from '@app/diseases';
 import { TokenService } from './token.service';
 
 /**

@@ -1,6 +1,6 @@
 import { ApiError, ErrorBody } from '@app/common';
 import { recordBody } from '../../../../test/support/fixtures';
-import { RecordBodyDto } from '../series/dto/record-body.dto';
+import { RecordBodyDto } from '../disease-routes/dto/record-body.dto';
 import { BodyValidationPipe } from './body-validation.pipe';
 
 const pipe = new BodyValidationPipe();

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsCountryName } from '@app/series';
+import { IsCountryName } from '@app/diseases';
 
 export class CountryParamDto {
   @ApiProperty({

@@ -1,6 +1,6 @@
 import { ValidationError } from 'class-validator';
 import { FieldProblem, problemMessage } from '@app/common';
-import { failedRules } from '@app/series';
+import { failedRules } from '@app/diseases';
 
 /** A field without a value is required; otherwise the rules it failed, as data. */
 export function fieldProblems(errors: ValidationError[]): FieldProblem[] {

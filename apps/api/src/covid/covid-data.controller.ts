@@ -1,8 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { COVID_SERIES } from '@app/series';
+import { COVID_DISEASE } from '@app/diseases';
 import { ApiCommonErrors, ApiTokenErrors } from '../common/api-responses';
-import { SeriesDataController } from '../series/series-data.controller';
+import { DiseaseDataController } from '../disease-routes/disease-data.controller';
 
 /**
  * `GET/POST /covid/data`, `POST /covid/data/bulk`, `GET/PUT/DELETE /covid/data/:id`,
@@ -12,4 +12,4 @@ import { SeriesDataController } from '../series/series-data.controller';
 @ApiTokenErrors()
 @ApiCommonErrors()
 @Controller('covid/data')
-export class CovidDataController extends SeriesDataController(COVID_SERIES) {}
+export class CovidDataController extends DiseaseDataController(COVID_DISEASE) {}

@@ -2,17 +2,17 @@ import { Controller, Get, Header, Param, Query, Res } from '@nestjs/common';
 import { FastifyReply } from 'fastify';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { InjectDisease, MESSAGES } from '@app/common';
-import { CachedValue, ListFormat, RecordsService, parseAsOf } from '@app/series';
+import { CachedValue, ListFormat, RecordsService, parseAsOf } from '@app/diseases';
 import { Public } from '../auth/public.decorator';
 import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { ApiBadRequest, ApiCommonErrors, ApiNotFound } from '../common/api-responses';
 import { CountryParamDto } from '../common/country-param.dto';
 import { setAsOfCacheControl } from '../http-cache/http-cache-policy';
-import { AsOfQueryDto } from '../series/dto/as-of-query.dto';
+import { AsOfQueryDto } from '../disease-routes/dto/as-of-query.dto';
 import { JSON_TYPE } from '../common/json-content-type';
 import { ListFormatParam, ListRoute } from '../list-routes/list-route.decorator';
 import { setListHeaders } from '../list-routes/list-reply';
-import { RecordResponse, TotalsResponse } from '../series/series.responses';
+import { RecordResponse, TotalsResponse } from '../disease-routes/records.responses';
 
 @Public()
 @CachedResponse('public')

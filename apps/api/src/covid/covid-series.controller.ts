@@ -1,12 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { COVID_SERIES } from '@app/series';
+import { COVID_DISEASE } from '@app/diseases';
 import { ApiCommonErrors, ApiTokenErrors } from '../common/api-responses';
-import { SeriesFiguresController } from '../series/series-figures.controller';
+import { DiseaseSeriesController } from '../disease-routes/disease-series.controller';
 
 /** `GET /covid/series` (token, `covid:read`). */
 @ApiTags('COVID-19')
 @ApiTokenErrors()
 @ApiCommonErrors()
 @Controller('covid/series')
-export class CovidSeriesController extends SeriesFiguresController(COVID_SERIES) {}
+export class CovidSeriesController extends DiseaseSeriesController(COVID_DISEASE) {}

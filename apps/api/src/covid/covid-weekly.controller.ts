@@ -1,10 +1,10 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { COVID_SERIES } from '@app/series';
+import { COVID_DISEASE } from '@app/diseases';
 import { Public } from '../auth/public.decorator';
 import { ApiCommonErrors } from '../common/api-responses';
 import { CachedResponse } from '../response-cache/cached-response.decorator';
-import { SeriesWeeklyController } from '../series/series-weekly.controller';
+import { DiseaseWeeklyController } from '../disease-routes/disease-weekly.controller';
 
 /**
  * `GET /covid/public/weekly`, `/covid/public/country/:country/weekly`,
@@ -15,4 +15,4 @@ import { SeriesWeeklyController } from '../series/series-weekly.controller';
 @ApiTags('COVID-19 (public)')
 @ApiCommonErrors()
 @Controller('covid/public')
-export class CovidWeeklyController extends SeriesWeeklyController(COVID_SERIES) {}
+export class CovidWeeklyController extends DiseaseWeeklyController(COVID_DISEASE) {}

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { COVID_SERIES, SeriesModule } from '@app/series';
+import { COVID_DISEASE, DiseaseModule } from '@app/diseases';
 import { ResponseCacheModule } from '../response-cache/response-cache.module';
 import { CovidChangesController } from './covid-changes.controller';
 import { CovidCorrectionsController } from './covid-corrections.controller';
@@ -10,10 +10,10 @@ import { CovidWeeklyController } from './covid-weekly.controller';
 import { CovidPublicController } from './covid-public.controller';
 import { CovidSeriesController } from './covid-series.controller';
 
-const covidSeries = SeriesModule.forSeries(COVID_SERIES);
+const covidDisease = DiseaseModule.forDisease(COVID_DISEASE);
 
 @Module({
-  imports: [covidSeries, ResponseCacheModule],
+  imports: [covidDisease, ResponseCacheModule],
   controllers: [
     CovidPublicController,
     CovidWeeklyController,
@@ -24,6 +24,6 @@ const covidSeries = SeriesModule.forSeries(COVID_SERIES);
     CovidVintagesController,
     CovidSeriesController,
   ],
-  exports: [covidSeries],
+  exports: [covidDisease],
 })
 export class CovidModule {}

@@ -1,5 +1,5 @@
 import { ExecutionContext } from '@nestjs/common';
-import { CachedValue } from '@app/series';
+import { CachedValue } from '@app/diseases';
 import { ContentCoding } from '../compression/response-compression';
 import { CacheHeaders } from './http-cache-policy';
 

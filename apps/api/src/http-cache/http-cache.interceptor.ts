@@ -9,7 +9,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { Observable, map } from 'rxjs';
-import { CachedValue } from '@app/series';
+import { CachedValue } from '@app/diseases';
 import { JSON_TYPE } from '../common/json-content-type';
 import { RouteMemo } from '../route-metadata/route-memo';
 import { NEGOTIATES_FORMAT } from '../list-routes/list-route.decorator';

@@ -1,6 +1,6 @@
 import Negotiator from 'negotiator';
 import { ApiError, MESSAGES, problemMessage } from '@app/common';
-import { LIST_FORMATS, ListFormat, isListFormat } from '@app/series';
+import { LIST_FORMATS, ListFormat, isListFormat } from '@app/diseases';
 import { JSON_TYPE } from '../common/json-content-type';
 
 /** The content type of each list format. */

@@ -1,7 +1,7 @@
 import { StreamableFile } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { CachedValue, FeedBody, FigureBody, ListBody, ListFormat, ListQuery } from '@app/series';
+import { CachedValue, FeedBody, FigureBody, ListBody, ListFormat, ListQuery } from '@app/diseases';
 import { CLIENT_TIMEOUTS } from '../client-timeouts';
 import { LIST_CONTENT_TYPES } from './format-negotiation';
 

@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
 import { FastifyRequest } from 'fastify';
-import { LIST_FORMATS, ListFormat } from '@app/series';
+import { LIST_FORMATS, ListFormat } from '@app/diseases';
 import { requestedFormat } from './format-negotiation';
 
 /** Metadata key of `@ListRoute()`: the route's answer depends on `Accept` (`Vary: Accept`). */

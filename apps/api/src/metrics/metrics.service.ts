@@ -1,7 +1,7 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { DatabaseActivity } from '@app/database';
-import { CacheCounts, ReadCacheCounters } from '@app/series';
+import { CacheCounts, ReadCacheCounters } from '@app/diseases';
 import { registerDatabaseMetrics } from './database-metrics';
 import { RequestCounts } from './request-counts';
 

@@ -19,7 +19,7 @@ const STATUS_CLASSES = ['other', '1xx', '2xx', '3xx', '4xx', '5xx'] as const;
  * counters when scraped: prom-client's `inc` hashes its labels on every call), and the latency
  * counted in the latency histogram's counts of this route, resolved once.
  */
-export class RouteSeries {
+export class RouteCounters {
   /** Responses by status class: index 1 to 5 for 1xx to 5xx, 0 for anything else. */
   readonly statuses = [0, 0, 0, 0, 0, 0];
   rateLimited = 0;
@@ -42,10 +42,10 @@ export class RouteSeries {
 
 /**
  * The request counts of one application, by route template (never a raw URL) and method: as many
- * series as the application has routes, whatever URLs are sent.
+ * label sets as the application has routes, whatever URLs are sent.
  */
 export class RequestCounts {
-  private readonly routes = new Map<string, Map<string, RouteSeries>>();
+  private readonly routes = new Map<string, Map<string, RouteCounters>>();
   private readonly latency: LatencyHistogram<'route' | 'method'>;
 
   /** The request metrics, registered in `registry`. */
@@ -61,27 +61,27 @@ export class RequestCounts {
   }
 
   /** `route`: Fastify's template of the matched route; undefined when none matched. */
-  series(route: string | undefined, method: string): RouteSeries {
+  of(route: string | undefined, method: string): RouteCounters {
     const template = route ?? UNMATCHED_ROUTE;
     let byMethod = this.routes.get(template);
     if (byMethod === undefined) {
       byMethod = new Map();
       this.routes.set(template, byMethod);
     }
-    let series = byMethod.get(method);
-    if (series === undefined) {
+    let counters = byMethod.get(method);
+    if (counters === undefined) {
       const label = METHODS.has(method) ? method : 'OTHER';
-      series =
+      counters =
         byMethod.get(label) ??
-        new RouteSeries(template, label, this.latency.child({ route: template, method: label }));
-      byMethod.set(method, series);
+        new RouteCounters(template, label, this.latency.child({ route: template, method: label }));
+      byMethod.set(method, counters);
     }
-    return series;
+    return counters;
   }
 
-  /** Every series once (an unknown method shares the `OTHER` one). */
-  all(): RouteSeries[] {
-    const all = new Set<RouteSeries>();
+  /** Every route's counters once (an unknown method shares the `OTHER` one). */
+  all(): RouteCounters[] {
+    const all = new Set<RouteCounters>();
     for (const byMethod of this.routes.values()) for (const s of byMethod.values()) all.add(s);
     return [...all];
   }

@@ -14,10 +14,10 @@ export function countRequests(app: NestFastifyApplication): void {
     .getHttpAdapter()
     .getInstance()
     .addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      const series = counts.series(request.routeOptions.url, request.method);
-      series.record(reply.statusCode, reply.elapsedTime / 1000);
-      if (ResponseCache.wasServed(request)) series.cacheHits++;
-      else if (ResponseCache.wasMissed(request)) series.cacheMisses++;
+      const counters = counts.of(request.routeOptions.url, request.method);
+      counters.record(reply.statusCode, reply.elapsedTime / 1000);
+      if (ResponseCache.wasServed(request)) counters.cacheHits++;
+      else if (ResponseCache.wasMissed(request)) counters.cacheMisses++;
       done();
     });
 }

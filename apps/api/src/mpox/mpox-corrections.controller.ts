@@ -1,12 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { MPOX_SERIES } from '@app/series';
+import { MPOX_DISEASE } from '@app/diseases';
 import { ApiCommonErrors, ApiTokenErrors } from '../common/api-responses';
-import { SeriesCorrectionsController } from '../series/series-corrections.controller';
+import { DiseaseCorrectionsController } from '../disease-routes/disease-corrections.controller';
 
 /** `GET /mpox/corrections`: figures changed after their first publication (token, `mpox:read`). */
 @ApiTags('MPOX')
 @ApiTokenErrors()
 @ApiCommonErrors()
 @Controller('mpox/corrections')
-export class MpoxCorrectionsController extends SeriesCorrectionsController(MPOX_SERIES) {}
+export class MpoxCorrectionsController extends DiseaseCorrectionsController(MPOX_DISEASE) {}

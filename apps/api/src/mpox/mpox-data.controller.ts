@@ -1,8 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { MPOX_SERIES } from '@app/series';
+import { MPOX_DISEASE } from '@app/diseases';
 import { ApiCommonErrors, ApiTokenErrors } from '../common/api-responses';
-import { SeriesDataController } from '../series/series-data.controller';
+import { DiseaseDataController } from '../disease-routes/disease-data.controller';
 
 /**
  * `GET/POST /mpox/data`, `POST /mpox/data/bulk`, `GET/PUT/DELETE /mpox/data/:id`,
@@ -12,4 +12,4 @@ import { SeriesDataController } from '../series/series-data.controller';
 @ApiTokenErrors()
 @ApiCommonErrors()
 @Controller('mpox/data')
-export class MpoxDataController extends SeriesDataController(MPOX_SERIES) {}
+export class MpoxDataController extends DiseaseDataController(MPOX_DISEASE) {}

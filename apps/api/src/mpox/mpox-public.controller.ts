@@ -1,12 +1,12 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CachedValue, RecordsService } from '@app/series';
+import { CachedValue, RecordsService } from '@app/diseases';
 import { InjectDisease } from '@app/common';
 import { Public } from '../auth/public.decorator';
 import { CachedResponse } from '../response-cache/cached-response.decorator';
 import { ApiCommonErrors } from '../common/api-responses';
 import { JSON_TYPE } from '../common/json-content-type';
-import { SeriesSummaryResponse } from '../series/series.responses';
+import { DiseaseSummaryResponse } from '../disease-routes/records.responses';
 
 @Public()
 @CachedResponse('public')
@@ -22,7 +22,7 @@ export class MpoxPublicController {
     summary:
       'MPOX totals (sums of each country’s latest record), countries, last date and top 5 countries',
   })
-  @ApiOkResponse({ description: 'The summary', type: SeriesSummaryResponse })
+  @ApiOkResponse({ description: 'The summary', type: DiseaseSummaryResponse })
   summary(): Promise<CachedValue<string>> {
     return this.records.publicJson('summary');
   }

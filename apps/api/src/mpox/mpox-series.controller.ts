@@ -1,12 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { MPOX_SERIES } from '@app/series';
+import { MPOX_DISEASE } from '@app/diseases';
 import { ApiCommonErrors, ApiTokenErrors } from '../common/api-responses';
-import { SeriesFiguresController } from '../series/series-figures.controller';
+import { DiseaseSeriesController } from '../disease-routes/disease-series.controller';
 
 /** `GET /mpox/series` (token, `mpox:read`). */
 @ApiTags('MPOX')
 @ApiTokenErrors()
 @ApiCommonErrors()
 @Controller('mpox/series')
-export class MpoxSeriesController extends SeriesFiguresController(MPOX_SERIES) {}
+export class MpoxSeriesController extends DiseaseSeriesController(MPOX_DISEASE) {}

@@ -1,10 +1,10 @@
 import { Controller } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { MPOX_SERIES } from '@app/series';
+import { MPOX_DISEASE } from '@app/diseases';
 import { Public } from '../auth/public.decorator';
 import { ApiCommonErrors } from '../common/api-responses';
 import { CachedResponse } from '../response-cache/cached-response.decorator';
-import { SeriesWeeklyController } from '../series/series-weekly.controller';
+import { DiseaseWeeklyController } from '../disease-routes/disease-weekly.controller';
 
 /**
  * `GET /mpox/public/weekly`, `/mpox/public/country/:country/weekly`,
@@ -15,4 +15,4 @@ import { SeriesWeeklyController } from '../series/series-weekly.controller';
 @ApiTags('MPOX (public)')
 @ApiCommonErrors()
 @Controller('mpox/public')
-export class MpoxWeeklyController extends SeriesWeeklyController(MPOX_SERIES) {}
+export class MpoxWeeklyController extends DiseaseWeeklyController(MPOX_DISEASE) {}

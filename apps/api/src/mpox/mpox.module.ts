@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { MPOX_SERIES, SeriesModule } from '@app/series';
+import { MPOX_DISEASE, DiseaseModule } from '@app/diseases';
 import { ResponseCacheModule } from '../response-cache/response-cache.module';
 import { MpoxChangesController } from './mpox-changes.controller';
 import { MpoxCorrectionsController } from './mpox-corrections.controller';
@@ -10,10 +10,10 @@ import { MpoxWeeklyController } from './mpox-weekly.controller';
 import { MpoxPublicController } from './mpox-public.controller';
 import { MpoxSeriesController } from './mpox-series.controller';
 
-const mpoxSeries = SeriesModule.forSeries(MPOX_SERIES);
+const mpoxDisease = DiseaseModule.forDisease(MPOX_DISEASE);
 
 @Module({
-  imports: [mpoxSeries, ResponseCacheModule],
+  imports: [mpoxDisease, ResponseCacheModule],
   controllers: [
     MpoxPublicController,
     MpoxWeeklyController,
@@ -24,6 +24,6 @@ const mpoxSeries = SeriesModule.forSeries(MPOX_SERIES);
     MpoxVintagesController,
     MpoxSeriesController,
   ],
-  exports: [mpoxSeries],
+  exports: [mpoxDisease],
 })
 export class MpoxModule {}

@@ -1,4 +1,4 @@
-import { CachedValue } from '@app/series';
+import { CachedValue } from '@app/diseases';
 import { CachedAnswer, ResponseCache } from './response-cache';
 
 class Route {

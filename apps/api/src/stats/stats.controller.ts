@@ -1,11 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RecordsService, Totals } from '@app/series';
+import { RecordsService, Totals } from '@app/diseases';
 import { InjectDisease } from '@app/common';
 import { HttpCache } from '../http-cache/http-cache.decorator';
 import { RequireScope } from '../auth/require-scope.decorator';
 import { ApiCommonErrors, ApiTokenErrors } from '../common/api-responses';
-import { StatsSummaryResponse } from '../series/series.responses';
+import { StatsSummaryResponse } from '../disease-routes/records.responses';
 
 @ApiTags('Statistics')
 @ApiTokenErrors()

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDisease, describeError } from '@app/common';
 import { AppConfig, InjectConfig } from '@app/config';
-import { RecordsService } from '@app/series';
+import { RecordsService } from '@app/diseases';
 
 /**
  * On a new installation (no record at all) and without scheduled sync, one log line says how to

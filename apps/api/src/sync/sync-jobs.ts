@@ -6,7 +6,7 @@ import {
   QUIET_PROGRESS,
   UrlImportService,
 } from '@app/importer';
-import { COVID_SERIES, MPOX_SERIES } from '@app/series';
+import { COVID_DISEASE, MPOX_DISEASE } from '@app/diseases';
 
 /** How one source's import went in a sync run (its `sources` row holds the details). */
 export interface SourceRun {
@@ -22,7 +22,7 @@ export interface SourceRun {
   error?: string;
 }
 
-const SERIES = { covid: COVID_SERIES, mpox: MPOX_SERIES };
+const SERIES = { covid: COVID_DISEASE, mpox: MPOX_DISEASE };
 
 /** The importers a sync runs: the records' and the population table's. */
 export interface SyncImporters {

@@ -3,7 +3,7 @@ import { Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { RedisModule } from '@app/messaging';
 import { ImporterModule } from '@app/importer';
-import { RecordChangeModule } from '@app/series';
+import { RecordChangeModule } from '@app/diseases';
 import { CovidModule } from '../covid/covid.module';
 import { MpoxModule } from '../mpox/mpox.module';
 import { SourcesController } from './sources.controller';

@@ -10,7 +10,7 @@ import {
   slotStart,
 } from '@app/config';
 import { SourceRepository } from '@app/database';
-import { COVID_SERIES, MPOX_SERIES, RecordChangeService } from '@app/series';
+import { COVID_DISEASE, MPOX_DISEASE, RecordChangeService } from '@app/diseases';
 import { MetricsService } from '../metrics/metrics.service';
 import { SyncLockService } from './sync-lock.service';
 import { SyncRunner } from './sync-runner.service';
@@ -36,7 +36,7 @@ export class SyncService implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly stop = new AbortController();
   private next?: number;
   /** The diseases whose records the worker's imports write. */
-  private readonly diseases = new Set<string>([COVID_SERIES.key, MPOX_SERIES.key]);
+  private readonly diseases = new Set<string>([COVID_DISEASE.key, MPOX_DISEASE.key]);
 
   constructor(
     @InjectConfig() config: AppConfig,

@@ -6,10 +6,10 @@ import {
   ListFilter,
   ListFormat,
   RECORD_COLUMNS,
-  SeriesDefinition,
-  SeriesRecord,
+  DiseaseDefinition,
+  StoredRecord,
   listChunks,
-} from '@app/series';
+} from '@app/diseases';
 import { RecordReadsRepository } from '@app/database';
 import { CliError } from '../cli-error';
 import { TRIMMED_COLUMNS, csvField } from '@app/importer';
@@ -40,13 +40,13 @@ export class ExportService {
   }
 
   async run(
-    series: SeriesDefinition,
+    disease: DiseaseDefinition,
     out: NodeJS.WritableStream,
     country?: string,
     format: ListFormat = 'csv',
   ): Promise<number> {
-    const found = this.repositories.get(series.key);
-    if (found === undefined) throw new CliError(`no disease ${series.key}`);
+    const found = this.repositories.get(disease.key);
+    if (found === undefined) throw new CliError(`no disease ${disease.key}`);
     const repository = found;
     const filter: ListFilter = {
       countryKey: country === undefined ? undefined : countryLookupKey(country),
@@ -54,11 +54,11 @@ export class ExportService {
       offset: 0,
     };
     let count = 0;
-    async function* checked(): AsyncGenerator<SeriesRecord[]> {
+    async function* checked(): AsyncGenerator<StoredRecord[]> {
       let first = true;
       for await (const page of repository.pages(filter, PAGE, { order: 'asc' })) {
         if (first && page.length === 0 && country !== undefined) {
-          throw new CliError(`no ${series.key} records for country "${country}"`);
+          throw new CliError(`no ${disease.key} records for country "${country}"`);
         }
         first = false;
         count += page.length;
@@ -75,7 +75,7 @@ export class ExportService {
 }
 
 /** The header once the first page is read (an unknown country writes nothing), then the rows. */
-async function* trimmedCsv(pages: AsyncIterable<SeriesRecord[]>): AsyncGenerator<string> {
+async function* trimmedCsv(pages: AsyncIterable<StoredRecord[]>): AsyncGenerator<string> {
   let started = false;
   for await (const page of pages) {
     if (!started) {
@@ -86,7 +86,7 @@ async function* trimmedCsv(pages: AsyncIterable<SeriesRecord[]>): AsyncGenerator
   }
 }
 
-function csvLine(r: SeriesRecord): string {
+function csvLine(r: StoredRecord): string {
   const fields = [r.date, r.country, r.total_cases, r.new_cases, r.total_deaths, r.new_deaths];
   return `${fields.map(csvField).join(',')}\n`;
 }

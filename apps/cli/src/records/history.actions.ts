@@ -1,11 +1,11 @@
 import { parseInstant } from '@app/common';
-import { RevertStep } from '@app/series';
+import { RevertStep } from '@app/diseases';
 import { StoredRevision } from '@app/database';
 import { CliError } from '../cli-error';
 import { withService } from '../cli-context';
 import { textTable } from '../text-table';
 import { RecordHistoryService } from './record-history.service';
-import { seriesNamed } from './series-argument';
+import { diseaseNamed } from './disease-argument';
 
 /*
  * What `history`, `restore`, `revert` and `prune-history` do, loaded only when one of them runs
@@ -94,38 +94,38 @@ function stepLine(
   }
 }
 
-export function showHistory(dataset: string, id: string): Promise<void> {
-  const series = seriesNamed(dataset);
+export function showHistory(name: string, id: string): Promise<void> {
+  const disease = diseaseNamed(name);
   const recordNumber = recordId(id);
   return withService(RecordHistoryService, async (service) => {
-    revisionRows(await service.history(series, recordNumber)).forEach(out);
+    revisionRows(await service.history(disease, recordNumber)).forEach(out);
   });
 }
 
 export function restoreRecord(
-  dataset: string,
+  name: string,
   id: string,
   options: { revision?: string },
 ): Promise<void> {
-  const series = seriesNamed(dataset);
+  const disease = diseaseNamed(name);
   const recordNumber = recordId(id);
   const revision = options.revision === undefined ? undefined : recordId(options.revision);
   return withService(RecordHistoryService, async (service) => {
-    const { kind, from } = await service.restore(series, recordNumber, revision);
-    out(`${series.key} record ${recordNumber}: ${DONE[kind]} (as revision ${from} left it)`);
+    const { kind, from } = await service.restore(disease, recordNumber, revision);
+    out(`${disease.key} record ${recordNumber}: ${DONE[kind]} (as revision ${from} left it)`);
   });
 }
 
 export function revertActor(
-  dataset: string,
+  name: string,
   options: { actor: string; since: string; dryRun?: boolean },
 ): Promise<void> {
-  const series = seriesNamed(dataset);
+  const disease = diseaseNamed(name);
   const since = instant(options.since);
   const dryRun = options.dryRun === true;
   return withService(RecordHistoryService, async (service) => {
-    const { steps, keptSince } = await service.revert(series, options.actor, since, dryRun);
-    steps.forEach((step) => out(stepLine(series.key, step, dryRun, keptSince)));
+    const { steps, keptSince } = await service.revert(disease, options.actor, since, dryRun);
+    steps.forEach((step) => out(stepLine(disease.key, step, dryRun, keptSince)));
     const changed = steps.filter((s) => s.outcome in WRITES).length;
     const left = steps.filter((s) => s.outcome in LEFT_ALONE).length;
     out(
@@ -136,22 +136,22 @@ export function revertActor(
 }
 
 export function pruneHistory(
-  dataset: string,
+  name: string,
   options: { before: string; dryRun?: boolean },
 ): Promise<void> {
-  const series = seriesNamed(dataset);
+  const disease = diseaseNamed(name);
   const before = instant(options.before, '--before');
   if (before > Date.now()) {
     throw CliError.usage(`invalid --before "${options.before}": it is in the future`);
   }
   const dryRun = options.dryRun === true;
   return withService(RecordHistoryService, async (service) => {
-    const counts = await service.prune(series, before, dryRun);
+    const counts = await service.prune(disease, before, dryRun);
     const moment = new Date(before).toISOString();
     out(
       dryRun
-        ? `would remove: ${counts.revisions} revision(s) of ${series.key} superseded before ${moment} (--dry-run: nothing written)`
-        : `removed: ${counts.revisions} revision(s) of ${series.key} superseded before ${moment}, ${counts.commits} emptied commit(s) of the change feed; as_of before ${moment} is refused from now on`,
+        ? `would remove: ${counts.revisions} revision(s) of ${disease.key} superseded before ${moment} (--dry-run: nothing written)`
+        : `removed: ${counts.revisions} revision(s) of ${disease.key} superseded before ${moment}, ${counts.commits} emptied commit(s) of the change feed; as_of before ${moment} is refused from now on`,
     );
   });
 }

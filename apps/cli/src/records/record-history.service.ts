@@ -7,7 +7,7 @@ import {
   RevisionRepository,
   StoredRevision,
 } from '@app/database';
-import { RecordValues, RecordWriter, RevertResult, SeriesDefinition } from '@app/series';
+import { RecordValues, RecordWriter, RevertResult, DiseaseDefinition } from '@app/diseases';
 import { InjectDisease } from '@app/common';
 import { CliError } from '../cli-error';
 
@@ -40,15 +40,15 @@ export class RecordHistoryService {
     ]);
   }
 
-  private disease(series: SeriesDefinition) {
-    const found = this.diseases.get(series.key);
-    if (found === undefined) throw new CliError(`no disease ${series.key}`);
+  private providersOf(disease: DiseaseDefinition) {
+    const found = this.diseases.get(disease.key);
+    if (found === undefined) throw new CliError(`no disease ${disease.key}`);
     return found;
   }
 
-  async history(series: SeriesDefinition, id: number): Promise<StoredRevision[]> {
-    const revisions = await this.disease(series).revisions.ofRecord(id);
-    if (revisions.length === 0) throw new CliError(`${series.key} record ${id} has no history`);
+  async history(disease: DiseaseDefinition, id: number): Promise<StoredRevision[]> {
+    const revisions = await this.providersOf(disease).revisions.ofRecord(id);
+    if (revisions.length === 0) throw new CliError(`${disease.key} record ${id} has no history`);
     return revisions;
   }
 
@@ -57,19 +57,19 @@ export class RecordHistoryService {
    * it. Returns what was done and the revision restored.
    */
   async restore(
-    series: SeriesDefinition,
+    disease: DiseaseDefinition,
     id: number,
     revision?: number,
   ): Promise<{ kind: ChangeKind | 'unchanged'; from: number }> {
-    const revisions = await this.history(series, id);
+    const revisions = await this.history(disease, id);
     const from = revision ?? revisions.length - 1;
     if (from < 1 || from > revisions.length) {
       throw revision === undefined
-        ? new CliError(`${series.key} record ${id} has one revision only: nothing to restore`)
+        ? new CliError(`${disease.key} record ${id} has one revision only: nothing to restore`)
         : CliError.usage(`--revision must be from 1 to ${revisions.length} for record ${id}`);
     }
     const values = revisions[from - 1].values;
-    const [kind] = await this.apply(series, [{ recordId: id, values }], 'cli:restore');
+    const [kind] = await this.apply(disease, [{ recordId: id, values }], 'cli:restore');
     return { kind, from };
   }
 
@@ -79,22 +79,22 @@ export class RecordHistoryService {
    * or is reported and left alone. With `dryRun`, only says what it would do.
    */
   async revert(
-    series: SeriesDefinition,
+    disease: DiseaseDefinition,
     actor: string,
     since: number,
     dryRun: boolean,
   ): Promise<RevertResult> {
-    return this.writer(series).revert(actor, since, dryRun);
+    return this.writer(disease).revert(actor, since, dryRun);
   }
 
   private async apply(
-    series: SeriesDefinition,
+    disease: DiseaseDefinition,
     states: { recordId: number; values: RecordValues | null }[],
     actor: string,
   ): Promise<(ChangeKind | 'unchanged')[]> {
     let done: (ChangeKind | 'unchanged')[];
     try {
-      done = await this.writer(series).restore(states, { actor });
+      done = await this.writer(disease).restore(states, { actor });
     } catch (error) {
       // The one foreseeable refusal: another record now holds that country and date.
       if (isUniqueViolation(error)) {
@@ -108,11 +108,11 @@ export class RecordHistoryService {
   }
 
   /** Removes the revisions superseded before `before` (`RevisionPruner`); with `dryRun`, counts. */
-  prune(series: SeriesDefinition, before: number, dryRun: boolean): Promise<PruneCounts> {
-    return this.disease(series).pruner.prune(before, dryRun);
+  prune(disease: DiseaseDefinition, before: number, dryRun: boolean): Promise<PruneCounts> {
+    return this.providersOf(disease).pruner.prune(before, dryRun);
   }
 
-  private writer(series: SeriesDefinition): RecordWriter {
-    return this.disease(series).writer;
+  private writer(disease: DiseaseDefinition): RecordWriter {
+    return this.providersOf(disease).writer;
   }
 }

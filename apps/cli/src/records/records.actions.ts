@@ -1,4 +1,4 @@
-import { countryNameProblem, isListFormat } from '@app/series';
+import { countryNameProblem, isListFormat } from '@app/diseases';
 import { CliError } from '../cli-error';
 import { withService } from '../cli-context';
 import { interruptible, signalExitCode } from '../interruption';
@@ -16,7 +16,7 @@ import {
   isUrl,
 } from '@app/importer';
 import { ExportService } from './export.service';
-import { seriesNamed } from './series-argument';
+import { diseaseNamed } from './disease-argument';
 import { createProgress } from './progress-bar';
 
 /*
@@ -24,7 +24,6 @@ import { createProgress } from './progress-bar';
  * them): the importer, the services and the database stay unloaded for `--help`.
  */
 
-const series = seriesNamed;
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -144,7 +143,7 @@ export function importRecords(
     throw CliError.usage(`invalid --timeout ${given}: seconds, above 0 and at most 3600`);
   }
   if (dataset === POPULATION_DATASET) return importPopulation(file, timeout);
-  const definition = series(dataset);
+  const definition = diseaseNamed(dataset);
   const started = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
   if (isUrl(file)) {
@@ -178,7 +177,7 @@ export function exportRecords(
   dataset: string,
   options: { country?: string; format: string },
 ): Promise<void> {
-  const definition = series(dataset);
+  const definition = diseaseNamed(dataset);
   const format = options.format;
   if (!isListFormat(format)) {
     throw CliError.usage(`invalid --format ${JSON.stringify(format)}: csv, ndjson or json`);

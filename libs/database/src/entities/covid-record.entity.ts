@@ -1,4 +1,4 @@
-import { SeriesRecordEntity, SeriesTable } from './series-record.entity';
+import { DiseaseRecordEntity, DiseaseTable } from './disease-record.entity';
 
-@SeriesTable('covid_data')
-export class CovidRecordEntity extends SeriesRecordEntity {}
+@DiseaseTable('covid_data')
+export class CovidRecordEntity extends DiseaseRecordEntity {}

@@ -9,7 +9,7 @@ export * from './population.entity';
 export * from './region-day.entity';
 export * from './revision-commit.entity';
 export * from './revision.entity';
-export * from './series-record.entity';
+export * from './disease-record.entity';
 export * from './source.entity';
 
 import { ApiTokenEntity } from './api-token.entity';

@@ -1,4 +1,4 @@
-import { SeriesRecordEntity, SeriesTable } from './series-record.entity';
+import { DiseaseRecordEntity, DiseaseTable } from './disease-record.entity';
 
-@SeriesTable('mpox_data')
-export class MpoxRecordEntity extends SeriesRecordEntity {}
+@DiseaseTable('mpox_data')
+export class MpoxRecordEntity extends DiseaseRecordEntity {}

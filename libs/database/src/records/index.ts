@@ -1,4 +1,4 @@
-export * from './series.types';
+export * from './disease.types';
 export * from './record-rows';
 export * from './list-cursor';
 export * from './reads/record-reads.repository';
@@ -8,6 +8,6 @@ export * from './history/revision.repository';
 export * from './history/corrections.repository';
 export * from './history/revision-pruner';
 export * from './history/vintages.repository';
-export * from './figures/figures.repository';
-export * from './figures/region-members.reconciler';
+export * from './derived-figures/figures.repository';
+export * from './derived-figures/region-members.reconciler';
 export * from './record-repositories.module';

@@ -8,7 +8,7 @@ import { BulkLoadRepository } from './bulk/bulk-load.repository';
 import { RevisionRepository } from './history/revision.repository';
 import { RecordReadsRepository } from './reads/record-reads.repository';
 import { RecordWritesRepository } from './writes/record-writes.repository';
-import { COVID_SERIES, MPOX_SERIES } from './series.types';
+import { COVID_DISEASE, MPOX_DISEASE } from './disease.types';
 
 /** What the repositories' factories take from the application: a connection, the settings. */
 @Global()
@@ -22,15 +22,15 @@ import { COVID_SERIES, MPOX_SERIES } from './series.types';
 class Connection {}
 
 /** Two features that both use COVID's repositories, as the importer and the CLI do. */
-@Module({ imports: [RecordRepositoriesModule.forDisease(COVID_SERIES)] })
+@Module({ imports: [RecordRepositoriesModule.forDisease(COVID_DISEASE)] })
 class Imports {}
-@Module({ imports: [RecordRepositoriesModule.forDisease(COVID_SERIES)] })
+@Module({ imports: [RecordRepositoriesModule.forDisease(COVID_DISEASE)] })
 class Exports {}
 
 describe('RecordRepositoriesModule', () => {
   async function compile() {
     const app = await Test.createTestingModule({
-      imports: [Connection, Imports, Exports, RecordRepositoriesModule.forDisease(MPOX_SERIES)],
+      imports: [Connection, Imports, Exports, RecordRepositoriesModule.forDisease(MPOX_DISEASE)],
     }).compile();
     return app;
   }
@@ -54,9 +54,9 @@ describe('RecordRepositoriesModule', () => {
   });
 
   it('is one module per disease and kind, however many features import it', () => {
-    const covid = RecordRepositoriesModule.forDisease(COVID_SERIES);
-    expect(RecordRepositoriesModule.forDisease(COVID_SERIES)).toBe(covid);
-    expect(RecordRepositoriesModule.forDisease(COVID_SERIES, { deadline: true })).not.toBe(covid);
-    expect(RecordRepositoriesModule.forDisease(MPOX_SERIES)).not.toBe(covid);
+    const covid = RecordRepositoriesModule.forDisease(COVID_DISEASE);
+    expect(RecordRepositoriesModule.forDisease(COVID_DISEASE)).toBe(covid);
+    expect(RecordRepositoriesModule.forDisease(COVID_DISEASE, { deadline: true })).not.toBe(covid);
+    expect(RecordRepositoriesModule.forDisease(MPOX_DISEASE)).not.toBe(covid);
   });
 });

@@ -3,13 +3,13 @@ import { DataSource } from 'typeorm';
 import { diseaseToken } from '@app/common';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { BulkLoadRepository } from './bulk/bulk-load.repository';
-import { FiguresRepository } from './figures/figures.repository';
+import { FiguresRepository } from './derived-figures/figures.repository';
 import { CorrectionsRepository } from './history/corrections.repository';
 import { RevisionPruner } from './history/revision-pruner';
 import { RevisionRepository } from './history/revision.repository';
 import { VintagesRepository } from './history/vintages.repository';
 import { RecordReadsRepository } from './reads/record-reads.repository';
-import { SeriesDefinition } from './series.types';
+import { DiseaseDefinition } from './disease.types';
 import { RecordWritesRepository } from './writes/record-writes.repository';
 
 /** What `RecordRepositoriesModule.forDisease` provides, each under `diseaseToken(Class, key)`. */
@@ -44,7 +44,7 @@ export class RecordRepositoriesModule {
   private static readonly modules = new Map<string, DynamicModule>();
 
   static forDisease(
-    definition: SeriesDefinition,
+    definition: DiseaseDefinition,
     { deadline = false }: RecordRepositoriesOptions = {},
   ): DynamicModule {
     const id = `${definition.key}:${deadline}`;

@@ -1,6 +1,6 @@
 import { canonicalCountryName } from '@app/countries';
 import { countryKey } from '@app/common';
-import { DailyValues, RECORD_COLUMNS, RecordValues, SeriesRecord } from './series.types';
+import { DailyValues, RECORD_COLUMNS, RecordValues, StoredRecord } from './disease.types';
 
 export type Row = Record<string, unknown>;
 
@@ -17,7 +17,7 @@ export function recordValuesOf(row: Row): RecordValues {
 }
 
 /** Database rows to API records, keys in the API's order. */
-export function toRecord(row: Row): SeriesRecord {
+export function toRecord(row: Row): StoredRecord {
   return { id: Number(row.id), ...recordValuesOf(row) };
 }
 

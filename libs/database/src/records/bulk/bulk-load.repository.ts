@@ -3,7 +3,7 @@ import { withDeadline } from '../../database-deadline';
 import { writeTransaction } from '../../write-transaction';
 import { ChangeSet, RevisionRepository } from '../history/revision.repository';
 import { UpsertCounts, valuesKey, withCanonicalCountry } from '../record-rows';
-import { ChangeOrigin, RecordValues, SeriesDefinition } from '../series.types';
+import { ChangeOrigin, RecordValues, DiseaseDefinition } from '../disease.types';
 import { BulkStrategy } from './bulk-strategy';
 import { BulkChange, BulkStatements, keyOf } from './bulk-statements';
 import { MysqlBulkStrategy } from './mysql-bulk.strategy';
@@ -25,7 +25,7 @@ export class BulkLoadRepository {
    */
   constructor(
     private readonly dataSource: DataSource,
-    definition: SeriesDefinition,
+    definition: DiseaseDefinition,
     private readonly revisions: RevisionRepository,
     private readonly deadlineMs?: number,
   ) {

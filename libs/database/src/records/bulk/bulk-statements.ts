@@ -10,7 +10,7 @@ import {
   toRecord,
   upsertParams,
 } from '../record-rows';
-import { RecordValues, SeriesRecord } from '../series.types';
+import { RecordValues, StoredRecord } from '../disease.types';
 
 /**
  * Keys are read country by country, by their dates, when they fill less than one day in this
@@ -66,12 +66,12 @@ export class BulkStatements {
   async idsOf(
     manager: EntityManager,
     changes: { key: string; values: RecordValues }[],
-    stored: Map<string, SeriesRecord>,
+    stored: Map<string, StoredRecord>,
   ): Promise<(key: string) => number> {
     const created = changes.filter((c) => !stored.has(c.key)).map((c) => c.values);
     const read = created.length ? await this.storedRecords(manager, created) : new Map();
     return (key) => {
-      const id = stored.get(key)?.id ?? (read.get(key) as SeriesRecord | undefined)?.id;
+      const id = stored.get(key)?.id ?? (read.get(key) as StoredRecord | undefined)?.id;
       if (id === undefined) throw new Error('a record just written was not found again');
       return id;
     };
@@ -87,7 +87,7 @@ export class BulkStatements {
   async storedRecords(
     manager: EntityManager,
     records: RecordValues[],
-  ): Promise<Map<string, SeriesRecord>> {
+  ): Promise<Map<string, StoredRecord>> {
     const datesOf = new Map<string, Set<string>>();
     for (const r of records) {
       const key = countryKey(r.country);
@@ -102,7 +102,7 @@ export class BulkStatements {
       if (date < first) first = date;
       if (date > last) last = date;
     }
-    const found = new Map<string, SeriesRecord>();
+    const found = new Map<string, StoredRecord>();
     const keep = (rows: Row[]) => {
       for (const row of rows) {
         const key = `${String(row.country_key)}|${String(row.date)}`;

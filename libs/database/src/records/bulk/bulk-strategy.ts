@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { ChangeSet } from '../history/revision.repository';
 import { UpsertCounts } from '../record-rows';
-import { ChangeOrigin, RecordValues, SeriesRecord } from '../series.types';
+import { ChangeOrigin, RecordValues, StoredRecord } from '../disease.types';
 import { BulkChange } from './bulk-statements';
 
 /** What a database does its own way in a bulk write (`BulkLoadRepository`). */
@@ -23,7 +23,7 @@ export interface BulkStrategy {
   writeEachOnce(
     manager: EntityManager,
     changed: BulkChange[],
-    stored: Map<string, SeriesRecord>,
+    stored: Map<string, StoredRecord>,
     changes: ChangeSet,
     counts: UpsertCounts,
     signal?: AbortSignal,

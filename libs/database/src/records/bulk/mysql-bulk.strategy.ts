@@ -11,7 +11,7 @@ import {
   upsertParams,
   valuesKey,
 } from '../record-rows';
-import { RecordValues, SeriesRecord } from '../series.types';
+import { RecordValues, StoredRecord } from '../disease.types';
 import { BulkStrategy } from './bulk-strategy';
 import { BulkChange, BulkStatements, RECORD_ROW, nextChunk } from './bulk-statements';
 
@@ -51,7 +51,7 @@ export class MysqlBulkStrategy implements BulkStrategy {
   async writeEachOnce(
     manager: EntityManager,
     changed: BulkChange[],
-    stored: Map<string, SeriesRecord>,
+    stored: Map<string, StoredRecord>,
     changes: ChangeSet,
     counts: UpsertCounts,
     signal?: AbortSignal,
@@ -113,8 +113,8 @@ export class MysqlBulkStrategy implements BulkStrategy {
     creates: BulkChange[],
     created: BulkChange[],
     signal?: AbortSignal,
-  ): Promise<{ change: BulkChange; found: SeriesRecord }[]> {
-    const taken: { change: BulkChange; found: SeriesRecord }[] = [];
+  ): Promise<{ change: BulkChange; found: StoredRecord }[]> {
+    const taken: { change: BulkChange; found: StoredRecord }[] = [];
     for (const chunk of listChunks(creates, RECORD_ROW)) {
       await nextChunk(signal);
       let rest = chunk;

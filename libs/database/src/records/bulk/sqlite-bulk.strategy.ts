@@ -3,7 +3,7 @@ import { exclusiveWrite } from '../../write-transaction';
 import { listChunks, placeholders } from '../../sql-lists';
 import { ChangeSet, RevisionRepository } from '../history/revision.repository';
 import { INSERT_COLUMNS, UpsertCounts, upsertParams, valuesKey } from '../record-rows';
-import { ChangeOrigin, RecordValues, SeriesRecord } from '../series.types';
+import { ChangeOrigin, RecordValues, StoredRecord } from '../disease.types';
 import { BulkStrategy } from './bulk-strategy';
 import { BulkChange, BulkStatements, RECORD_ROW, keyOf, nextChunk } from './bulk-statements';
 import { COPY_SWAP_MIN, SqliteCopySwapLoad } from './sqlite-copy-swap-load';
@@ -75,7 +75,7 @@ export class SqliteBulkStrategy implements BulkStrategy {
   async writeEachOnce(
     manager: EntityManager,
     changed: BulkChange[],
-    stored: Map<string, SeriesRecord>,
+    stored: Map<string, StoredRecord>,
     changes: ChangeSet,
     _counts: UpsertCounts,
     signal?: AbortSignal,

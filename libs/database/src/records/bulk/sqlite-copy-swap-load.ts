@@ -15,7 +15,7 @@ import {
   upsertParams,
   valuesKey,
 } from '../record-rows';
-import { RecordValues } from '../series.types';
+import { RecordValues } from '../disease.types';
 import { Tables, copyStatements, lastId, leftovers, setSequence } from './sqlite-table-copies';
 
 /** Fewer records than this are written in one transaction, as any other write. */

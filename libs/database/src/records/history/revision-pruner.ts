@@ -2,7 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { listChunks, placeholders } from '../../sql-lists';
 import { writeTransaction } from '../../write-transaction';
 import { IN_LIST } from '../record-rows';
-import { SeriesDefinition } from '../series.types';
+import { DiseaseDefinition } from '../disease.types';
 
 /** Revision ids looked at per transaction: each holds SQLite's only writer briefly. */
 const PRUNE_CHUNK = 10_000;
@@ -31,7 +31,7 @@ export class RevisionPruner {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly definition: SeriesDefinition,
+    private readonly definition: DiseaseDefinition,
   ) {
     this.table = `${definition.key}_revisions`;
     this.commits = `${definition.key}_revision_commits`;

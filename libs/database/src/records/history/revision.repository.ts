@@ -5,9 +5,9 @@ import { SqlStatement } from '../../write-batch';
 import { idConditions, listChunks, placeholders } from '../../sql-lists';
 import { readWithDeadline } from '../../cancellable-read';
 import { IN_LIMIT, Row, VALUE_COLUMNS_SQL } from '../record-rows';
-import { ChangeOrigin, SeriesDefinition } from '../series.types';
+import { ChangeOrigin, DiseaseDefinition } from '../disease.types';
 import { CorrectionStatements, correctionTables } from './correction-statements';
-import { RegionDayStatements } from '../figures/region-day-statements';
+import { RegionDayStatements } from '../derived-figures/region-day-statements';
 import { CountrySummaryStatements } from '../country-summary-statements';
 import {
   ChangeSet,
@@ -59,7 +59,7 @@ export class RevisionRepository {
    */
   constructor(
     private readonly dataSource: DataSource,
-    definition: SeriesDefinition,
+    definition: DiseaseDefinition,
     private readonly deadlineMs?: number,
     private readonly gapGraceMs = FEED_GAP_GRACE_MS,
   ) {

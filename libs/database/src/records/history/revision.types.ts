@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { Row, recordValuesOf } from '../record-rows';
-import { RecordValues } from '../series.types';
+import { RecordValues } from '../disease.types';
 
 /** What a revision did to its record. */
 export type ChangeKind = 'create' | 'update' | 'delete';

@@ -1,5 +1,5 @@
 import { FIGURE_COLUMNS, Row } from '../record-rows';
-import { DailyValues } from '../series.types';
+import { DailyValues } from '../disease.types';
 
 /** Runs a query (with the API's deadline). */
 type Query = (sql: string, params?: unknown[]) => Promise<Row[]>;

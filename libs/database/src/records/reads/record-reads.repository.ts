@@ -4,7 +4,7 @@ import { RevisionRepository } from '../history/revision.repository';
 import { countrySummariesTable } from '../derived-tables';
 import { ListCursor } from '../list-cursor';
 import { FIGURE_COLUMNS_SQL, RECORD_COLUMNS_SQL, Row, toDaily, toRecord } from '../record-rows';
-import { DailyValues, ListFilter, SeriesDefinition, SeriesRecord } from '../series.types';
+import { DailyValues, ListFilter, DiseaseDefinition, StoredRecord } from '../disease.types';
 
 export { toRecord };
 
@@ -12,8 +12,8 @@ export { toRecord };
 export type ListOrder = 'asc' | 'desc';
 
 export interface PageOptions {
-  first?: SeriesRecord[];
-  run?: (query: () => Promise<SeriesRecord[]>) => Promise<SeriesRecord[]>;
+  first?: StoredRecord[];
+  run?: (query: () => Promise<StoredRecord[]>) => Promise<StoredRecord[]>;
   order?: ListOrder;
 }
 
@@ -35,7 +35,7 @@ export class RecordReadsRepository {
    */
   constructor(
     private readonly dataSource: DataSource,
-    definition: SeriesDefinition,
+    definition: DiseaseDefinition,
     /** The history: where reads as of an instant come from. */
     private readonly revisions: RevisionRepository,
     private readonly deadlineMs?: number,
@@ -60,7 +60,7 @@ export class RecordReadsRepository {
     return readWithDeadline<Row[]>(this.dataSource, sql, params, this.deadlineMs);
   }
 
-  async latest(count: number): Promise<SeriesRecord[]> {
+  async latest(count: number): Promise<StoredRecord[]> {
     const rows = await this.rows(
       `SELECT ${RECORD_COLUMNS_SQL} FROM ${this.table} ORDER BY date DESC, id DESC LIMIT ?`,
       [count],
@@ -83,7 +83,7 @@ export class RecordReadsRepository {
   }
 
   /** One record by id, as it stands or as it stood at `asOf` (epoch ms); undefined when none. */
-  async byId(id: number, asOf?: number): Promise<SeriesRecord | undefined> {
+  async byId(id: number, asOf?: number): Promise<StoredRecord | undefined> {
     const source = this.source(asOf);
     const rows = await this.rows(`SELECT ${RECORD_COLUMNS_SQL} FROM ${source.from} WHERE id = ?`, [
       ...source.params,
@@ -107,7 +107,7 @@ export class RecordReadsRepository {
     return typeof row?.last_date === 'string' ? row.last_date : null;
   }
 
-  async between(key: string, from: string, to: string, asOf?: number): Promise<SeriesRecord[]> {
+  async between(key: string, from: string, to: string, asOf?: number): Promise<StoredRecord[]> {
     const source = this.source(asOf);
     const rows = await this.rows(
       `SELECT ${RECORD_COLUMNS_SQL} FROM ${source.from} WHERE country_key = ? AND date >= ? AND date <= ? ORDER BY date DESC, id DESC`,
@@ -128,7 +128,7 @@ export class RecordReadsRepository {
   }
 
   /** Each country's most recent record. */
-  async latestPerCountry(): Promise<SeriesRecord[]> {
+  async latestPerCountry(): Promise<StoredRecord[]> {
     const rows = await this.rows(
       `SELECT ${RECORD_COLUMNS_SQL.split(', ')
         .map((c) => `t.${c}`)
@@ -201,7 +201,7 @@ export class RecordReadsRepository {
     size: number,
     cursor?: ListCursor,
     order: ListOrder = 'desc',
-  ): Promise<SeriesRecord[]> {
+  ): Promise<StoredRecord[]> {
     const { where, params, offset } = this.listWhere(filter, cursor, order);
     const direction = order === 'desc' ? 'DESC' : 'ASC';
     const source = this.source(filter.asOf);
@@ -285,7 +285,7 @@ export class RecordReadsRepository {
     filter: ListFilter,
     size: number,
     { first, run = (query) => query(), order = 'desc' }: PageOptions = {},
-  ): AsyncGenerator<SeriesRecord[]> {
+  ): AsyncGenerator<StoredRecord[]> {
     let wanted = Math.min(filter.limit, size);
     let page = first ?? (await run(() => this.page(filter, wanted, undefined, order)));
     let remaining = filter.limit;

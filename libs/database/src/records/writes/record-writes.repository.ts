@@ -16,7 +16,7 @@ import {
   valuesKey,
   withCanonicalCountry,
 } from '../record-rows';
-import { ChangeOrigin, RecordValues, SeriesDefinition } from '../series.types';
+import { ChangeOrigin, RecordValues, DiseaseDefinition } from '../disease.types';
 
 /** What a restore did to one record. */
 export type RestoreOutcome = NewRevision['kind'] | 'unchanged';
@@ -39,7 +39,7 @@ export class RecordWritesRepository {
   /** @param deadlineMs longest wait for one write before it fails as "database unavailable". */
   constructor(
     private readonly dataSource: DataSource,
-    definition: SeriesDefinition,
+    definition: DiseaseDefinition,
     private readonly revisions: RevisionRepository,
     private readonly deadlineMs?: number,
   ) {

@@ -1,4 +1,0 @@
-export * from './record-lists.service';
-export * from './series.module';
-export * from './records.service';
-export * from './countries.service';
