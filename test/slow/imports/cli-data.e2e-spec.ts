@@ -222,7 +222,7 @@ describe('admin command line: import and export', () => {
       [['import', 'covid', bed.dir], 2, 'error: cannot read '],
       [['import', 'covid', empty], 1, `error: ${empty} is empty (no CSV header)`],
       [['import', 'covid', unknown], 1, 'error: unrecognised CSV header: expected the columns'],
-      [['export'], 2, "error: missing required argument 'dataset'"],
+      [['export'], 2, "error: missing required argument 'disease'"],
       [['export', 'flu'], 2, 'error: unknown data set "flu"'],
       [
         ['export', 'covid', '--country', ' '],

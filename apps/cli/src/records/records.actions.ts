@@ -172,7 +172,7 @@ export function importRecords(
   );
 }
 
-/** `export <dataset>` (declared in records.command.ts). */
+/** `export <disease>` (declared in records.command.ts). */
 export function exportRecords(
   dataset: string,
   options: { country?: string; format: string },
