@@ -54,6 +54,7 @@ export const DEFAULT_SERIES_LIMIT = 100;
 /** Rows of a page answered as one text (cached when at most CACHED_SERIES_LIMIT); more are streamed. */
 const TEXT_SERIES_LIMIT = 500;
 const CACHED_SERIES_LIMIT = 100;
+const ROWS_PER_TURN = 250; // a streamed place's rows per turn: a whole place held the loop
 
 /** A series answer: cached text, text, or chunks to stream; `next`, the next page's cursor. */
 export type FigureBody = { next?: string } & (
@@ -355,7 +356,11 @@ export class DerivedFiguresService {
       const place = { name: country ?? key, isoCode: iso3 };
       const kept =
         end && key === end.last.key ? rows.filter((row) => row.date <= end.last.date) : rows;
-      yield kept.map((row) => rowOutput(place, row, request.metrics, format));
+      for (let i = 0; i < kept.length; i += ROWS_PER_TURN) {
+        yield kept
+          .slice(i, i + ROWS_PER_TURN)
+          .map((r) => rowOutput(place, r, request.metrics, format));
+      }
       if (end && key === end.last.key) return;
     }
   }
