@@ -97,6 +97,18 @@ module.exports = {
       to: {},
     },
     {
+      name: 'sql-through-the-runner',
+      severity: 'error',
+      comment:
+        'SQL runs through one runner (decision 0058): the rest of libs/database imports ' +
+        '`sql-runner/` through its index (`SqlRunner`, the list limits), never one of its files.',
+      from: { path: '^libs/database/src/', pathNot: '^libs/database/src/sql-runner/' },
+      to: {
+        path: '^libs/database/src/sql-runner/',
+        pathNot: '^libs/database/src/sql-runner/index\\.ts$',
+      },
+    },
+    {
       name: 'database-packages-only-in-database',
       severity: 'error',
       comment:

@@ -1,6 +1,11 @@
 import { DataSource } from 'typeorm';
 import { RecordReverter, RecordValues, RecordWriter, DiseaseDefinition } from '@app/diseases';
-import { BulkLoadRepository, RecordWritesRepository, RevisionRepository } from '@app/database';
+import {
+  BulkLoadRepository,
+  RecordWritesRepository,
+  RevisionRepository,
+  SqlRunner,
+} from '@app/database';
 
 /** A valid record body; override any field. */
 export function recordBody(
@@ -42,12 +47,13 @@ export function seedWriter(
   disease: DiseaseDefinition,
   deadlineMs?: number,
 ): RecordWriter {
-  const revisions = new RevisionRepository(dataSource, disease, deadlineMs);
-  const writes = new RecordWritesRepository(dataSource, disease, revisions, deadlineMs);
+  const sql = new SqlRunner(dataSource, deadlineMs);
+  const revisions = new RevisionRepository(sql, disease);
+  const writes = new RecordWritesRepository(sql, disease, revisions);
   return new RecordWriter(
     disease,
     writes,
-    new BulkLoadRepository(dataSource, disease, revisions, deadlineMs),
+    new BulkLoadRepository(sql, disease, revisions),
     new RecordReverter(revisions, writes),
     { written: () => undefined },
   );

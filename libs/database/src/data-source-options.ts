@@ -3,14 +3,11 @@ import { dirname } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { DatabaseConfig } from '@app/config';
 import { DatabaseLogger } from './database-logger';
+import { DEFAULT_POOL_SIZE } from './pool-size';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
-/**
- * MySQL connections per instance (`DB_POOL_SIZE`). A larger pool showed no clear gain on
- * POST /data in the bench (bench/HISTORY.md, tried and dropped), so 10 stays.
- */
-export const DEFAULT_POOL_SIZE = 10;
+export { DEFAULT_POOL_SIZE };
 
 /** TypeORM options for either driver. `synchronize` is never on: the schema comes from migrations. */
 export function buildDataSourceOptions(
@@ -50,7 +47,7 @@ export function buildDataSourceOptions(
         queueLimit: 200,
         enableKeepAlive: true,
         decimalNumbers: true,
-        // writeBatch sends a write transaction in one round trip; every query binds its values.
+        // SqlRunner.batch sends a write transaction in one round trip; every query binds its values.
         multipleStatements: true,
       },
     };

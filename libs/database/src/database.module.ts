@@ -1,11 +1,17 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { DatabaseConfig } from '@app/config';
 import { buildDataSourceOptions } from './data-source-options';
 import { discardStuckConnections } from './discard-stuck-connections';
 import { openMigratedDataSource } from './run-migrations';
+import { SqlRunner } from './sql-runner';
 
-/** The TypeORM connection for either driver; pending migrations run before the app serves. */
+/**
+ * The TypeORM connection for either driver; pending migrations run before the app serves. Its
+ * `SqlRunner`, without a deadline, serves the tokens', sources' and population's repositories;
+ * the records' repositories get theirs from `RecordRepositoriesModule`.
+ */
 @Module({})
 export class DatabaseModule {
   /**
@@ -19,6 +25,15 @@ export class DatabaseModule {
   ): DynamicModule {
     return {
       module: DatabaseModule,
+      global: true,
+      providers: [
+        {
+          provide: SqlRunner,
+          inject: [DataSource],
+          useFactory: (ds: DataSource) => new SqlRunner(ds),
+        },
+      ],
+      exports: [SqlRunner],
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => ({

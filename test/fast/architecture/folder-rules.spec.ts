@@ -41,7 +41,10 @@ const CLEAN: Record<string, string> = {
   // A repository in the one home of persistence.
   'libs/database/src/index.ts': "export * from './records/record.repository';\n",
   'libs/database/src/records/record.repository.ts':
-    "import { join } from 'node:path';\nexport const record = join;\n",
+    "import { run } from '../sql-runner';\nexport const record = run;\n",
+  // The one runner of SQL, through its index.
+  'libs/database/src/sql-runner/index.ts': "export * from './sql-runner';\n",
+  'libs/database/src/sql-runner/sql-runner.ts': 'export const run = 1;\n',
 };
 
 describe('the folder rules (npm run lint:architecture, .dependency-cruiser.cjs)', () => {
@@ -91,6 +94,9 @@ describe('the folder rules (npm run lint:architecture, .dependency-cruiser.cjs)'
       // A repository outside libs/database.
       'apps/app/src/g/record.repository.ts':
         "import { part } from '@app/lib';\nexport const g = part;\n",
+      // A repository that reaches into the runner's files.
+      'libs/database/src/records/record.repository.ts':
+        "import { run } from '../sql-runner/sql-runner';\nexport const record = run;\n",
     });
     expect(code).not.toBe(0);
     expect(report).toMatch(
@@ -108,7 +114,10 @@ describe('the folder rules (npm run lint:architecture, .dependency-cruiser.cjs)'
     expect(report).toContain(
       'error repositories-live-in-database: apps/app/src/g/record.repository.ts → libs/lib/src/index.ts',
     );
-    expect(report).not.toContain('libs/database/src/records/record.repository.ts');
+    expect(report).toContain(
+      'error sql-through-the-runner: libs/database/src/records/record.repository.ts → libs/database/src/sql-runner/sql-runner.ts',
+    );
+    expect(report).not.toMatch(/repositories-live-in-database: libs\/database/);
   });
 });
 

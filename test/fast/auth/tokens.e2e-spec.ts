@@ -8,7 +8,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import request from 'supertest';
 import { MESSAGES } from '@app/common';
 import { AppConfig, SCOPES, loadConfig } from '@app/config';
-import { ApiTokenRepository } from '@app/database';
+import { ApiTokenRepository, SqlRunner } from '@app/database';
 import { RedisConnections } from '@app/messaging';
 import { DataSource } from 'typeorm';
 import { safeEqual } from '@api/auth/constant-time';
@@ -78,7 +78,7 @@ describe('token comparison', () => {
     const config = loadConfig({ API_TOKENS: `alice:${secret}` });
     // Static tokens only: the repository is real but never queried by resolve().
     const repository = new ApiTokenRepository(
-      new DataSource({ type: 'better-sqlite3', database: ':memory:' }),
+      new SqlRunner(new DataSource({ type: 'better-sqlite3', database: ':memory:' })),
     );
     const tokens = new TokenService(config, repository, new RedisConnections(config));
     expect(tokens.resolve(secret)).toEqual({

@@ -5,7 +5,7 @@
  * after it in the feed (a plain revision-id cursor would skip it for ever).
  */
 import { COVID_DISEASE } from '@app/diseases';
-import { RevisionRepository } from '@app/database';
+import { RevisionRepository, SqlRunner } from '@app/database';
 import { DISEASE_KEYS, recordBody } from '../../support/fixtures';
 import { DEFAULT_API_TOKENS, TOKENS, TestApp, bootTestApp } from '../../support/test-app';
 import { TEST_DB_TYPE } from '../../support/test-database';
@@ -300,7 +300,7 @@ describe('change feed: transactions that commit out of their id order', () => {
   let revisions: RevisionRepository;
   beforeAll(async () => {
     t = await bootTestApp();
-    revisions = new RevisionRepository(t.dataSource, COVID_DISEASE);
+    revisions = new RevisionRepository(new SqlRunner(t.dataSource), COVID_DISEASE);
   });
   afterAll(() => t.close());
 

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeTransaction, LEFTOVER_AFTER_MS, COPY_SWAP_MIN, RevisionPruner } from '@app/database';
+import { SqlRunner, LEFTOVER_AFTER_MS, COPY_SWAP_MIN, RevisionPruner } from '@app/database';
 import { COVID_DISEASE, RecordValues } from '@app/diseases';
 import { cliTestBed } from '../../support/cli-test-bed';
 import { startCli } from '../../support/cli';
@@ -235,7 +235,7 @@ describe('a first load of a large file (CLI, both databases)', () => {
     const load = repository().upsertMany(rows, { actor: 'test:load' }, { signal: stop.signal });
     if (TEST_DB_TYPE === 'mysql') {
       // A write queued behind the load's transaction: the load is under way once it has run.
-      await writeTransaction(bed.t.dataSource, () => Promise.resolve());
+      await new SqlRunner(bed.t.dataSource).transaction(() => Promise.resolve());
     } else {
       // SQLite: stopped between two transactions that write the file's records into the copy.
       await untilBuilding(bed, rows.length);
@@ -341,7 +341,10 @@ describe('a first load of a large file (CLI, both databases)', () => {
       const load = repository().upsertMany(rows, { actor: 'test:load' });
       await untilBuilding(bed, rows.length);
       // The first load's revisions, superseded by the second's: deleted while the copy holds them.
-      const pruned = await new RevisionPruner(bed.t.dataSource, COVID_DISEASE).prune(before, false);
+      const pruned = await new RevisionPruner(new SqlRunner(bed.t.dataSource), COVID_DISEASE).prune(
+        before,
+        false,
+      );
       expect(pruned).toEqual({ revisions: 11_000, commits: 1 });
       expect(await load).toEqual({ inserted: 0, updated: 11_000, unchanged: 0 });
       // Not swapped in: the usual way, over the pruned history.

@@ -1,4 +1,4 @@
-import { writeTransaction } from '@app/database';
+import { SqlRunner } from '@app/database';
 import { TestApp, bootTestApp } from '../../support/test-app';
 import { onlyOn } from '../../support/database-only';
 
@@ -9,7 +9,7 @@ function signal(): { done: Promise<void>; fire: () => void } {
   return { done, fire };
 }
 
-onlyOn('mysql').describe('writeTransaction on MySQL', () => {
+onlyOn('mysql').describe("SqlRunner's write transaction on MySQL", () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await bootTestApp();
@@ -32,7 +32,7 @@ onlyOn('mysql').describe('writeTransaction on MySQL', () => {
         theirs: typeof firstLocked,
       ) =>
       () =>
-        writeTransaction(t.dataSource, async (manager) => {
+        new SqlRunner(t.dataSource).transaction(async (manager) => {
           attempts[who]++;
           await manager.query('UPDATE deadlock_probe SET v = v + 1 WHERE id = ?', [a]);
           if (attempts[who] === 1) {
@@ -59,7 +59,7 @@ onlyOn('mysql').describe('writeTransaction on MySQL', () => {
   it('does not run again a transaction that failed otherwise', async () => {
     let attempts = 0;
     await expect(
-      writeTransaction(t.dataSource, async (manager) => {
+      new SqlRunner(t.dataSource).transaction(async (manager) => {
         attempts++;
         await manager.query('INSERT INTO deadlock_probe VALUES (1, 0)');
       }),

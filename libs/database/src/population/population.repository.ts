@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { writeTransaction } from '../write-transaction';
+import { SqlRunner } from '../sql-runner';
 
 /** One row of the population table: a country (ISO alpha-3) in one year. */
 export interface PopulationRow {
@@ -35,11 +34,11 @@ const keyOf = (row: { iso3: string; year: number }) => `${row.iso3} ${row.year}`
 /** All SQL of the `population` table. */
 @Injectable()
 export class PopulationRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly sql: SqlRunner) {}
 
   /** Every row, by country code then year. */
   async all(): Promise<PopulationRow[]> {
-    const rows = await this.dataSource.query<Record<string, unknown>[]>(
+    const rows = await this.sql.read<Record<string, unknown>>(
       `SELECT ${COLUMNS} FROM population ORDER BY iso3, year`,
     );
     return rows.map(rowOf);
@@ -50,7 +49,7 @@ export class PopulationRepository {
    * ones are left alone and counted as unchanged. Rows of other countries or years stay.
    */
   async upsert(rows: PopulationRow[]): Promise<PopulationWriteCounts> {
-    return writeTransaction(this.dataSource, async (manager) => {
+    return this.sql.transaction(async (manager) => {
       const stored = new Map<string, PopulationRow>();
       const found = await manager.query<Record<string, unknown>[]>(
         `SELECT ${COLUMNS} FROM population`,

@@ -1,4 +1,4 @@
-import { SqlStatement } from '../write-batch';
+import { SqlStatement } from '../sql-runner';
 import { countrySummariesTable } from './derived-tables';
 
 /**

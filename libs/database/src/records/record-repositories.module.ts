@@ -2,6 +2,7 @@ import { DynamicModule, FactoryProvider, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { diseaseToken } from '@app/common';
 import { APP_CONFIG, AppConfig } from '@app/config';
+import { SqlRunner } from '../sql-runner';
 import { BulkLoadRepository } from './bulk/bulk-load.repository';
 import { FiguresRepository } from './derived-figures/figures.repository';
 import { CorrectionsRepository } from './history/corrections.repository';
@@ -36,7 +37,8 @@ type AnyClass = abstract new (...args: never[]) => unknown;
 
 /**
  * The repositories of one disease's records, one instance each, built here only (each receives
- * the others it uses): injected with `@InjectDisease(Repository, key)`.
+ * the others it uses), all running their SQL through the module's one `SqlRunner`: injected with
+ * `@InjectDisease(Repository, key)`.
  */
 @Module({})
 export class RecordRepositoriesModule {
@@ -51,73 +53,51 @@ export class RecordRepositoriesModule {
     const known = this.modules.get(id);
     if (known) return known;
     const token = (type: AnyClass) => diseaseToken(type, definition.key);
-    const provide = (
+    /** `type`, made by `make` from the module's runner and the repositories `uses` names. */
+    const provide = <T extends AnyClass[]>(
       type: AnyClass,
-      inject: AnyClass[],
-      useFactory: (...args: never[]) => unknown,
+      uses: [...T],
+      make: (sql: SqlRunner, ...used: { [K in keyof T]: InstanceType<T[K]> }) => unknown,
     ): FactoryProvider => ({
       provide: token(type),
-      inject: [DataSource, APP_CONFIG, ...inject.map(token)],
-      useFactory,
+      inject: [token(SqlRunner), ...uses.map(token)],
+      useFactory: make as (...args: unknown[]) => unknown,
     });
-    const deadlineMs = (config: AppConfig) => (deadline ? 2 * config.db.timeoutMs : undefined);
-    const mysql = (dataSource: DataSource) => dataSource.options.type === 'mysql';
-    const reads = (reads: RecordReadsRepository) => ({
-      rows: (sql: string, params?: unknown[]) => reads.rows(sql, params),
-      source: (asOf?: number) => reads.source(asOf),
-    });
+    const runner: FactoryProvider = {
+      provide: token(SqlRunner),
+      inject: [DataSource, APP_CONFIG],
+      useFactory: (dataSource: DataSource, config: AppConfig) =>
+        new SqlRunner(dataSource, deadline ? 2 * config.db.timeoutMs : undefined),
+    };
     const module: DynamicModule = {
       module: RecordRepositoriesModule,
       providers: [
-        provide(
-          RevisionRepository,
-          [],
-          (dataSource: DataSource, config: AppConfig) =>
-            new RevisionRepository(dataSource, definition, deadlineMs(config)),
-        ),
+        runner,
+        provide(RevisionRepository, [], (sql) => new RevisionRepository(sql, definition)),
         provide(
           RecordReadsRepository,
           [RevisionRepository],
-          (dataSource: DataSource, config: AppConfig, revisions: RevisionRepository) =>
-            new RecordReadsRepository(dataSource, definition, revisions, deadlineMs(config)),
+          (sql, revisions) => new RecordReadsRepository(sql, definition, revisions),
         ),
         provide(
           FiguresRepository,
           [RecordReadsRepository],
-          (dataSource: DataSource, _config: AppConfig, records: RecordReadsRepository) => {
-            const { rows, source } = reads(records);
-            return new FiguresRepository(rows, source, definition.key, mysql(dataSource));
-          },
+          (sql, records) =>
+            new FiguresRepository(sql, (asOf) => records.source(asOf), definition.key),
         ),
-        provide(
-          CorrectionsRepository,
-          [RecordReadsRepository],
-          (dataSource: DataSource, _config: AppConfig, records: RecordReadsRepository) =>
-            new CorrectionsRepository(reads(records).rows, definition.key, mysql(dataSource)),
-        ),
-        provide(
-          VintagesRepository,
-          [RecordReadsRepository],
-          (dataSource: DataSource, _config: AppConfig, records: RecordReadsRepository) =>
-            new VintagesRepository(reads(records).rows, definition.key, mysql(dataSource)),
-        ),
+        provide(CorrectionsRepository, [], (sql) => new CorrectionsRepository(sql, definition.key)),
+        provide(VintagesRepository, [], (sql) => new VintagesRepository(sql, definition.key)),
         provide(
           RecordWritesRepository,
           [RevisionRepository],
-          (dataSource: DataSource, config: AppConfig, revisions: RevisionRepository) =>
-            new RecordWritesRepository(dataSource, definition, revisions, deadlineMs(config)),
+          (sql, revisions) => new RecordWritesRepository(sql, definition, revisions),
         ),
         provide(
           BulkLoadRepository,
           [RevisionRepository],
-          (dataSource: DataSource, config: AppConfig, revisions: RevisionRepository) =>
-            new BulkLoadRepository(dataSource, definition, revisions, deadlineMs(config)),
+          (sql, revisions) => new BulkLoadRepository(sql, definition, revisions),
         ),
-        provide(
-          RevisionPruner,
-          [],
-          (dataSource: DataSource) => new RevisionPruner(dataSource, definition),
-        ),
+        provide(RevisionPruner, [], (sql) => new RevisionPruner(sql, definition)),
       ],
       exports: RECORD_REPOSITORIES.map(token),
     };

@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { placeholders } from '../sql-lists';
-import { writeTransaction } from '../write-transaction';
+import { SqlRunner, placeholders } from '../sql-runner';
 
 export type SourceOutcome = 'updated' | 'unchanged' | 'failed';
 
@@ -60,10 +58,10 @@ const COLUMNS =
 /** All SQL of the `sources` table (one row per data set and URL imported from). */
 @Injectable()
 export class SourceRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly sql: SqlRunner) {}
 
   async find(dataset: string, url: string): Promise<SourceState | undefined> {
-    const [row] = await this.dataSource.query<Row[]>(
+    const [row] = await this.sql.read<Row>(
       `SELECT ${COLUMNS} FROM sources WHERE dataset = ? AND url_hash = ?`,
       [dataset, urlHash(url)],
     );
@@ -71,9 +69,7 @@ export class SourceRepository {
   }
 
   async list(): Promise<SourceState[]> {
-    const rows = await this.dataSource.query<Row[]>(
-      `SELECT ${COLUMNS} FROM sources ORDER BY dataset, url`,
-    );
+    const rows = await this.sql.read<Row>(`SELECT ${COLUMNS} FROM sources ORDER BY dataset, url`);
     return rows.map(stateOf);
   }
 
@@ -95,7 +91,7 @@ export class SourceRepository {
       state.lastError?.slice(0, 500) ?? null,
     ];
     const key = [state.dataset, urlHash(state.url)];
-    await writeTransaction(this.dataSource, async (manager) => {
+    await this.sql.transaction(async (manager) => {
       const found = await manager.query<Row[]>(
         'SELECT id FROM sources WHERE dataset = ? AND url_hash = ?',
         key,

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import { RateBudget, SCOPES, Scope } from '@app/config';
-import { writeTransaction } from '../write-transaction';
+import { SqlRunner, SqlSession } from '../sql-runner';
 
 /** A token that may currently be accepted (what API instances keep in memory). */
 export interface ActiveToken {
@@ -68,10 +67,10 @@ const scopesText = (scopes: Scope[]): string => scopes.join(',');
  */
 @Injectable()
 export class ApiTokenRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly sql: SqlRunner) {}
 
   private get mysql(): boolean {
-    return this.dataSource.options.type === 'mysql';
+    return this.sql.mysql;
   }
 
   /**
@@ -85,7 +84,7 @@ export class ApiTokenRepository {
 
   /** The largest revision: changes whenever a token is created, rotated or revoked. */
   async currentRevision(): Promise<number> {
-    const [row] = await this.dataSource.query<Row[]>(
+    const [row] = await this.sql.read<Row>(
       'SELECT COALESCE(MAX(revision), 0) AS revision FROM api_tokens',
     );
     return Number(row.revision);
@@ -93,7 +92,7 @@ export class ApiTokenRepository {
 
   /** Tokens neither revoked nor expired at `now`, oldest first. */
   async activeTokens(now: number): Promise<ActiveToken[]> {
-    const rows = await this.dataSource.query<Row[]>(
+    const rows = await this.sql.read<Row>(
       `SELECT id, client, token_hash, expires_at, rate_limit, rate_window_seconds, scopes
        FROM api_tokens WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)
        ORDER BY created_at, id`,
@@ -110,7 +109,7 @@ export class ApiTokenRepository {
   }
 
   async list(): Promise<TokenSummary[]> {
-    const rows = await this.dataSource.query<Row[]>(
+    const rows = await this.sql.read<Row>(
       `SELECT id, client, prefix, created_at, last_used_at, revoked_at, expires_at, rate_limit,
               rate_window_seconds, scopes FROM api_tokens
        ORDER BY client${this.mysql ? '' : ' COLLATE NOCASE'}, created_at, id`,
@@ -146,7 +145,7 @@ export class ApiTokenRepository {
     graceUntil?: number,
     grant: TokenGrant = {},
   ): Promise<{ client: string; oldPrefixes: string[] } | null> {
-    return writeTransaction(this.dataSource, async (manager) => {
+    return this.sql.transaction(async (manager) => {
       const revision = await this.nextRevision(manager);
       const [first] = await manager.query<Row[]>(
         `SELECT client FROM api_tokens WHERE ${this.sameClient} ORDER BY created_at, id LIMIT 1`,
@@ -195,7 +194,7 @@ export class ApiTokenRepository {
 
   /** Revokes a client's tokens (those starting with `prefix` only, when given); returns how many. */
   async revoke(client: string, now: number, prefix?: string): Promise<number> {
-    return writeTransaction(this.dataSource, async (manager) => {
+    return this.sql.transaction(async (manager) => {
       const revision = await this.nextRevision(manager);
       const conditions = [this.sameClient, 'revoked_at IS NULL'];
       const params: unknown[] = [now, revision, client];
@@ -217,7 +216,7 @@ export class ApiTokenRepository {
    * how many tokens carry it (0: the client has none).
    */
   async setBudget(client: string, budget: RateBudget | null): Promise<number> {
-    return writeTransaction(this.dataSource, async (manager) => {
+    return this.sql.transaction(async (manager) => {
       const revision = await this.nextRevision(manager);
       return this.writeBudget(manager, client, budget, revision);
     });
@@ -225,14 +224,14 @@ export class ApiTokenRepository {
 
   /** Sets a client's scopes on all its tokens not revoked; returns how many (0: it has none). */
   async setScopes(client: string, scopes: Scope[]): Promise<number> {
-    return writeTransaction(this.dataSource, async (manager) => {
+    return this.sql.transaction(async (manager) => {
       const revision = await this.nextRevision(manager);
       return this.writeScopes(manager, client, scopes, revision);
     });
   }
 
   private async writeScopes(
-    manager: EntityManager,
+    manager: SqlSession,
     client: string,
     scopes: Scope[],
     revision: number,
@@ -246,7 +245,7 @@ export class ApiTokenRepository {
   }
 
   private async writeBudget(
-    manager: EntityManager,
+    manager: SqlSession,
     client: string,
     budget: RateBudget | null,
     revision: number,
@@ -263,7 +262,7 @@ export class ApiTokenRepository {
   /** Records when tokens were last used (a batch; never lowers a value, never bumps `revision`). */
   async recordUsage(usage: Map<number, number>): Promise<void> {
     if (usage.size === 0) return;
-    await writeTransaction(this.dataSource, async (manager) => {
+    await this.sql.transaction(async (manager) => {
       for (const [id, at] of usage) {
         await manager.query(
           'UPDATE api_tokens SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
@@ -274,7 +273,7 @@ export class ApiTokenRepository {
   }
 
   /** One more than the largest revision; on MySQL the read locks the index end until commit. */
-  private async nextRevision(manager: EntityManager): Promise<number> {
+  private async nextRevision(manager: SqlSession): Promise<number> {
     const lock = this.mysql ? ' FOR UPDATE' : '';
     const [row] = await manager.query<Row[]>(
       `SELECT COALESCE(MAX(revision), 0) + 1 AS revision FROM api_tokens${lock}`,

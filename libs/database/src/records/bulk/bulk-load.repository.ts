@@ -1,6 +1,4 @@
-import { DataSource, EntityManager } from 'typeorm';
-import { withDeadline } from '../../database-deadline';
-import { writeTransaction } from '../../write-transaction';
+import { SqlRunner, SqlSession } from '../../sql-runner';
 import { ChangeSet, RevisionRepository } from '../history/revision.repository';
 import { UpsertCounts, valuesKey, withCanonicalCountry } from '../record-rows';
 import { ChangeOrigin, RecordValues, DiseaseDefinition } from '../disease.types';
@@ -19,21 +17,16 @@ export class BulkLoadRepository {
   private readonly strategy: BulkStrategy;
   private readonly mysql: boolean;
 
-  /**
-   * @param deadlineMs longest wait for one bulk write before it fails as "database unavailable"
-   * (the API sets it; the admin CLI's long imports do not).
-   */
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly sql: SqlRunner,
     definition: DiseaseDefinition,
     private readonly revisions: RevisionRepository,
-    private readonly deadlineMs?: number,
   ) {
-    this.mysql = dataSource.options.type === 'mysql';
+    this.mysql = sql.mysql;
     this.statements = new BulkStatements(definition.table, this.mysql);
     this.strategy = this.mysql
       ? new MysqlBulkStrategy(this.statements)
-      : new SqliteBulkStrategy(dataSource, this.statements, this.revisions, definition.key);
+      : new SqliteBulkStrategy(sql, this.statements, this.revisions, definition.key);
   }
 
   /**
@@ -57,9 +50,9 @@ export class BulkLoadRepository {
       signal,
     );
     if (loaded) return { ...loaded, unchanged: loaded.unchanged + unchanged };
-    // Concurrent bulk writes over the same keys can deadlock on MySQL: `writeTransaction` runs
-    // the victim again.
-    const counts = await withDeadline(this.upsertOnce(pending, origin, signal), this.deadlineMs);
+    // Concurrent bulk writes over the same keys can deadlock on MySQL: the runner's transaction
+    // runs the victim again.
+    const counts = await this.upsertOnce(pending, origin, signal);
     return { ...counts, unchanged: counts.unchanged + unchanged };
   }
 
@@ -75,22 +68,18 @@ export class BulkLoadRepository {
     signal?: AbortSignal,
   ): Promise<UpsertCounts> {
     let started = false;
-    return writeTransaction(
-      this.dataSource,
-      async (manager) => {
-        if (started) throw new Error('an import transaction cannot be run again');
-        started = true;
-        const changes = this.revisions.changeSet(origin);
-        const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
-        for await (const chunk of chunks) {
-          await this.applyChunk(manager, chunk.map(withCanonicalCountry), changes, counts, signal);
-        }
-        if (signal?.aborted) throw new Error('interrupted');
-        await changes.seal(manager);
-        return counts;
-      },
-      'READ COMMITTED',
-    );
+    return this.sql.transaction(async (manager) => {
+      if (started) throw new Error('an import transaction cannot be run again');
+      started = true;
+      const changes = this.revisions.changeSet(origin);
+      const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
+      for await (const chunk of chunks) {
+        await this.applyChunk(manager, chunk.map(withCanonicalCountry), changes, counts, signal);
+      }
+      if (signal?.aborted) throw new Error('interrupted');
+      await changes.seal(manager);
+      return counts;
+    }, 'READ COMMITTED');
   }
 
   /**
@@ -102,10 +91,7 @@ export class BulkLoadRepository {
    */
   async refreshStatistics(): Promise<void> {
     if (!this.mysql) return;
-    await withDeadline(
-      this.dataSource.query(`ANALYZE TABLE ${this.statements.table}`),
-      this.deadlineMs,
-    );
+    await this.sql.read(`ANALYZE TABLE ${this.statements.table}`);
   }
 
   /**
@@ -118,7 +104,7 @@ export class BulkLoadRepository {
     origin: ChangeOrigin,
     signal?: AbortSignal,
   ): Promise<UpsertCounts> {
-    const work = async (manager: EntityManager): Promise<UpsertCounts> => {
+    const work = async (manager: SqlSession): Promise<UpsertCounts> => {
       const changes = this.revisions.changeSet(origin);
       const counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
       await this.applyChunk(manager, records, changes, counts, signal);
@@ -126,7 +112,7 @@ export class BulkLoadRepository {
       await changes.seal(manager);
       return counts;
     };
-    return writeTransaction(this.dataSource, work, 'READ COMMITTED');
+    return this.sql.transaction(work, 'READ COMMITTED');
   }
 
   /**
@@ -135,7 +121,7 @@ export class BulkLoadRepository {
    * the ids of the records created.
    */
   private async applyChunk(
-    manager: EntityManager,
+    manager: SqlSession,
     records: RecordValues[],
     changes: ChangeSet,
     counts: UpsertCounts,

@@ -1,6 +1,5 @@
-import { EntityManager } from 'typeorm';
+import { SqlSession, listChunks, placeholders } from '../../sql-runner';
 import { countryKey } from '@app/common';
-import { listChunks, placeholders } from '../../sql-lists';
 import {
   CHANGING_COLUMNS,
   INSERT_COLUMNS,
@@ -51,7 +50,7 @@ export class BulkStatements {
 
   /** Upserts `changes` by chunks, stopping between two on `signal`. */
   async writeChunks(
-    manager: EntityManager,
+    manager: SqlSession,
     changes: { values: RecordValues }[],
     signal?: AbortSignal,
   ): Promise<void> {
@@ -64,7 +63,7 @@ export class BulkStatements {
 
   /** The id of each key written: stored before, or read once for the records created. */
   async idsOf(
-    manager: EntityManager,
+    manager: SqlSession,
     changes: { key: string; values: RecordValues }[],
     stored: Map<string, StoredRecord>,
   ): Promise<(key: string) => number> {
@@ -85,7 +84,7 @@ export class BulkStatements {
    * the writer.
    */
   async storedRecords(
-    manager: EntityManager,
+    manager: SqlSession,
     records: RecordValues[],
   ): Promise<Map<string, StoredRecord>> {
     const datesOf = new Map<string, Set<string>>();

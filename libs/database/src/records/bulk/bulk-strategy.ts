@@ -1,4 +1,4 @@
-import { EntityManager } from 'typeorm';
+import { SqlSession } from '../../sql-runner';
 import { ChangeSet } from '../history/revision.repository';
 import { UpsertCounts } from '../record-rows';
 import { ChangeOrigin, RecordValues, StoredRecord } from '../disease.types';
@@ -21,7 +21,7 @@ export interface BulkStrategy {
    * their keys), appends their revisions to `changes` and corrects `counts` if need be.
    */
   writeEachOnce(
-    manager: EntityManager,
+    manager: SqlSession,
     changed: BulkChange[],
     stored: Map<string, StoredRecord>,
     changes: ChangeSet,

@@ -1,6 +1,5 @@
-import { EntityManager } from 'typeorm';
+import { SqlSession, listChunks, placeholders } from '../../sql-runner';
 import { WriteRaceLostError, isUniqueViolation } from '../../database-errors';
-import { listChunks, placeholders } from '../../sql-lists';
 import { ChangeSet } from '../history/revision.repository';
 import {
   CHANGING_COLUMNS,
@@ -49,7 +48,7 @@ export class MysqlBulkStrategy implements BulkStrategy {
    * revision back.
    */
   async writeEachOnce(
-    manager: EntityManager,
+    manager: SqlSession,
     changed: BulkChange[],
     stored: Map<string, StoredRecord>,
     changes: ChangeSet,
@@ -109,7 +108,7 @@ export class MysqlBulkStrategy implements BulkStrategy {
    * again and the rest of it inserted.
    */
   private async insertNew(
-    manager: EntityManager,
+    manager: SqlSession,
     creates: BulkChange[],
     created: BulkChange[],
     signal?: AbortSignal,
@@ -146,7 +145,7 @@ export class MysqlBulkStrategy implements BulkStrategy {
   }
 
   /** Locks the rows `ids` that still exist (record locks only) and answers them. */
-  private async lockRows(manager: EntityManager, ids: number[]): Promise<Set<number>> {
+  private async lockRows(manager: SqlSession, ids: number[]): Promise<Set<number>> {
     const present = new Set<number>();
     for (const some of listChunks(ids, IN_LIST)) {
       const rows = await manager.query<Row[]>(
@@ -160,7 +159,7 @@ export class MysqlBulkStrategy implements BulkStrategy {
 
   /** Writes each record's values over the row `id`, by chunks (one statement each). */
   private async updateByIds(
-    manager: EntityManager,
+    manager: SqlSession,
     updates: { id: number; values: RecordValues }[],
     signal?: AbortSignal,
   ): Promise<void> {

@@ -1,6 +1,4 @@
-import { DataSource, EntityManager } from 'typeorm';
-import { exclusiveWrite } from '../../write-transaction';
-import { listChunks, placeholders } from '../../sql-lists';
+import { SqlRunner, SqlSession, listChunks, placeholders } from '../../sql-runner';
 import { ChangeSet, RevisionRepository } from '../history/revision.repository';
 import { INSERT_COLUMNS, UpsertCounts, upsertParams, valuesKey } from '../record-rows';
 import { ChangeOrigin, RecordValues, StoredRecord } from '../disease.types';
@@ -17,13 +15,13 @@ export class SqliteBulkStrategy implements BulkStrategy {
   private readonly copySwap: SqliteCopySwapLoad;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly sql: SqlRunner,
     private readonly statements: BulkStatements,
     private readonly revisions: RevisionRepository,
     series: string,
   ) {
     this.copySwap = new SqliteCopySwapLoad(
-      dataSource,
+      sql.unbounded,
       { data: statements.table, revisions: `${series}_revisions` },
       series,
     );
@@ -58,8 +56,8 @@ export class SqliteBulkStrategy implements BulkStrategy {
     records: RecordValues[],
   ): Promise<{ pending: RecordValues[]; unchanged: number }> {
     if (records.length < COMPARE_FIRST_MIN) return { pending: records, unchanged: 0 };
-    const stored = await exclusiveWrite(this.dataSource, () =>
-      this.statements.storedRecords(this.dataSource.manager, records),
+    const stored = await this.sql.exclusive(() =>
+      this.statements.storedRecords(this.sql.session, records),
     );
     const named = new Map<string, number>();
     for (const record of records) named.set(keyOf(record), (named.get(keyOf(record)) ?? 0) + 1);
@@ -73,7 +71,7 @@ export class SqliteBulkStrategy implements BulkStrategy {
 
   /** Each record once: its revision is a copy of the row written, made by the database. */
   async writeEachOnce(
-    manager: EntityManager,
+    manager: SqlSession,
     changed: BulkChange[],
     stored: Map<string, StoredRecord>,
     changes: ChangeSet,
@@ -94,7 +92,7 @@ export class SqliteBulkStrategy implements BulkStrategy {
    * statement's last one (the transaction is the only writer, and ids only grow).
    */
   private async insertAll(
-    manager: EntityManager,
+    manager: SqlSession,
     creates: { values: RecordValues }[],
     signal?: AbortSignal,
   ): Promise<number[]> {

@@ -1,7 +1,11 @@
-import { DataSource, EntityManager } from 'typeorm';
-import { LOCK_RETRY_MAX_MS, writeTransaction } from '../../write-transaction';
+import {
+  LOCK_RETRY_MAX_MS,
+  SqlRunner,
+  SqlSession,
+  listChunks,
+  placeholders,
+} from '../../sql-runner';
 import { isUniqueViolation } from '../../database-errors';
-import { listChunks, placeholders } from '../../sql-lists';
 import { countryKey } from '@app/common';
 import { ChangeSet } from '../history/revision.repository';
 import {
@@ -85,9 +89,12 @@ interface FileChanges {
  * record the file changes; the caller then writes the records the usual way.
  */
 export class SqliteCopySwapLoad {
-  /** `series`: the disease's key, under which `history_horizons` notes its prunes. */
+  /**
+   * `sql`: a runner without a deadline (a load is long by design); `series`: the disease's key,
+   * under which `history_horizons` notes its prunes.
+   */
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly sql: SqlRunner,
     private readonly live: Tables,
     private readonly series: string,
   ) {}
@@ -98,24 +105,22 @@ export class SqliteCopySwapLoad {
     changes: ChangeSet,
     signal?: AbortSignal,
   ): Promise<UpsertCounts | null> {
-    const plan = await writeTransaction(this.dataSource, (manager) =>
-      this.prepare(manager, records.length),
-    );
+    const plan = await this.sql.transaction((manager) => this.prepare(manager, records.length));
     if (!plan) return null;
     let counts: UpsertCounts;
     try {
       await this.copyStore(plan, signal);
       const file = await this.fileChanges(plan, records);
       await this.build(plan, file, changes, signal);
-      const swapped = await writeTransaction(this.dataSource, (manager) =>
-        this.swap(manager, plan, changes),
-      ).then(
-        () => true,
-        (error: unknown) => {
-          if (error instanceof ChangedMeanwhile) return false;
-          throw error;
-        },
-      );
+      const swapped = await this.sql
+        .transaction((manager) => this.swap(manager, plan, changes))
+        .then(
+          () => true,
+          (error: unknown) => {
+            if (error instanceof ChangedMeanwhile) return false;
+            throw error;
+          },
+        );
       if (!swapped) {
         await this.dropTables(plan.aside);
         return null;
@@ -139,7 +144,7 @@ export class SqliteCopySwapLoad {
    * Checks that the load applies, drops what a dead load left, reserves `count` ids in the data
    * and history tables and creates the copies, empty but for their indexes.
    */
-  private async prepare(manager: EntityManager, count: number): Promise<Plan | null> {
+  private async prepare(manager: SqlSession, count: number): Promise<Plan | null> {
     const now = Date.now();
     const left = await leftovers(manager, this.live);
     if (left.some(({ since, kind }) => kind === 'load' && now - since < LEFTOVER_AFTER_MS)) {
@@ -195,7 +200,7 @@ export class SqliteCopySwapLoad {
     for (const [from, to, upTo] of copies) {
       for (let after = 0; after < upTo; after += COPY_CHUNK) {
         await stopIf(signal);
-        await writeTransaction(this.dataSource, (manager) =>
+        await this.sql.transaction((manager) =>
           manager.query(
             `INSERT INTO "${to}" SELECT * FROM ${from} WHERE id > ? AND id <= ? ORDER BY id`,
             [after, Math.min(after + COPY_CHUNK, upTo)],
@@ -218,7 +223,7 @@ export class SqliteCopySwapLoad {
     const stored = new Map<string, { id: number; values: string }>();
     const countries = [...new Set(records.map((r) => r.key))];
     for (const some of listChunks(countries, IN_LIST)) {
-      const rows = await this.dataSource.query<Row[]>(
+      const rows = await this.sql.session.query<Row[]>(
         `SELECT country_key, ${RECORD_COLUMNS_SQL}
          FROM "${plan.aside.data}" WHERE country_key IN (${placeholders(some.length)})`,
         some,
@@ -259,7 +264,7 @@ export class SqliteCopySwapLoad {
       await stopIf(signal);
       const chunk = creates.slice(start, start + BUILD_CHUNK);
       const first = plan.firstId + start + 1;
-      await writeTransaction(this.dataSource, async (manager) => {
+      await this.sql.transaction(async (manager) => {
         let i = 0;
         for (const rows of listChunks(chunk, RECORD_ROW)) {
           await manager.query(
@@ -276,7 +281,7 @@ export class SqliteCopySwapLoad {
     for (let start = 0; start < updates.length; start += BUILD_CHUNK) {
       await stopIf(signal);
       const chunk = updates.slice(start, start + BUILD_CHUNK);
-      await writeTransaction(this.dataSource, async (manager) => {
+      await this.sql.transaction(async (manager) => {
         for (const { id, values } of chunk) {
           await manager.query(
             `UPDATE "${plan.aside.data}" SET ${CHANGING_COLUMNS.map((c) => `${c} = ?`).join(', ')}
@@ -290,7 +295,7 @@ export class SqliteCopySwapLoad {
     }
     for (const statement of plan.deferred) {
       await stopIf(signal);
-      await writeTransaction(this.dataSource, (manager) => manager.query(statement));
+      await this.sql.transaction((manager) => manager.query(statement));
     }
   }
 
@@ -300,7 +305,7 @@ export class SqliteCopySwapLoad {
    * live tables, and the change set is sealed. A record that the file changes too, or one that
    * takes a key the file creates: rolled back (`ChangedMeanwhile`).
    */
-  private async swap(manager: EntityManager, plan: Plan, changes: ChangeSet): Promise<void> {
+  private async swap(manager: SqlSession, plan: Plan, changes: ChangeSet): Promise<void> {
     const { data, revisions } = this.live;
     const meanwhile = `SELECT record_id FROM ${revisions} WHERE id > ?`;
     const [both] = await manager.query<unknown[]>(
@@ -340,7 +345,7 @@ export class SqliteCopySwapLoad {
     await changes.seal(manager);
   }
 
-  private async prunedAt(manager: EntityManager): Promise<number | null> {
+  private async prunedAt(manager: SqlSession): Promise<number | null> {
     const [row] = await manager.query<{ pruned_at: unknown }[]>(
       `SELECT pruned_at FROM history_horizons WHERE series = ?`,
       [this.series],
@@ -349,7 +354,7 @@ export class SqliteCopySwapLoad {
   }
 
   private async dropTables(tables: Tables): Promise<void> {
-    await writeTransaction(this.dataSource, async (manager) => {
+    await this.sql.transaction(async (manager) => {
       await manager.query(`DROP TABLE IF EXISTS "${tables.data}"`);
       await manager.query(`DROP TABLE IF EXISTS "${tables.revisions}"`);
     });

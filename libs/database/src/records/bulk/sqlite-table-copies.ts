@@ -1,4 +1,4 @@
-import { EntityManager } from 'typeorm';
+import { SqlSession } from '../../sql-runner';
 
 /** Index names alternate between the canonical name and this suffix at each swap. */
 const SWAPPED_INDEX_SUFFIX = '__b';
@@ -11,7 +11,7 @@ export interface Tables {
 
 /** The tables that loads built aside or swapped out, with the time in their name. */
 export async function leftovers(
-  manager: EntityManager,
+  manager: SqlSession,
   live: Tables,
 ): Promise<{ name: string; kind: 'load' | 'old'; since: number }[]> {
   const names = await manager.query<{ name: string }[]>(
@@ -30,7 +30,7 @@ export async function leftovers(
  * the date (see `build`). Null for a schema this does not know how to copy.
  */
 export async function copyStatements(
-  manager: EntityManager,
+  manager: SqlSession,
   table: string,
   copy: string,
 ): Promise<{ now: string[]; later: string[] } | null> {
@@ -61,7 +61,7 @@ export async function copyStatements(
 }
 
 /** The last id `table` gave (AUTOINCREMENT's counter), or its largest, if larger. */
-export async function lastId(manager: EntityManager, table: string): Promise<number> {
+export async function lastId(manager: SqlSession, table: string): Promise<number> {
   const [row] = await manager.query<{ last: number | null }[]>(
     `SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = ?), 0),
             COALESCE((SELECT MAX(id) FROM "${table}"), 0)) AS last`,
@@ -70,11 +70,7 @@ export async function lastId(manager: EntityManager, table: string): Promise<num
   return Number(row?.last ?? 0);
 }
 
-export async function setSequence(
-  manager: EntityManager,
-  table: string,
-  seq: number,
-): Promise<void> {
+export async function setSequence(manager: SqlSession, table: string, seq: number): Promise<void> {
   const [row] = await manager.query<unknown[]>(`SELECT 1 FROM sqlite_sequence WHERE name = ?`, [
     table,
   ]);

@@ -1,3 +1,4 @@
+import { SqlReader } from '../../sql-runner';
 import { FiguresRepository } from './figures.repository';
 
 describe('FiguresRepository.latestDays', () => {
@@ -19,10 +20,9 @@ describe('FiguresRepository.latestDays', () => {
       return Promise.resolve([]);
     };
     const figures = new FiguresRepository(
-      query,
+      { read: query as SqlReader['read'], mysql },
       () => ({ from: 'covid_data', params: [] }),
       'covid',
-      mysql,
     );
     return { figures, statements };
   }

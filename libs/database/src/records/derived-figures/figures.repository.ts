@@ -1,12 +1,10 @@
 import { addDays } from '@app/common';
-import { MAX_OR_TERMS, listChunks } from '../../sql-lists';
+import { MAX_OR_TERMS, SqlReader, listChunks } from '../../sql-runner';
 import { FIGURE_COLUMNS_SQL, IN_LIMIT, Row, toDaily } from '../record-rows';
 import { FigureDay } from '../disease.types';
 import { countrySummariesTable } from '../derived-tables';
 import { regionDaysTable } from './region-day-statements';
 
-/** Runs a query (with the API's deadline). */
-type Query = (sql: string, params?: unknown[]) => Promise<Row[]>;
 /** The FROM of the records: the table, or the records as they stood at `asOf` (its parameters first). */
 type Source = (asOf?: number) => { from: string; params: unknown[] };
 
@@ -47,10 +45,9 @@ export class FiguresRepository {
 
   /** @param key the disease's key (its tables' prefix). */
   constructor(
-    private readonly query: Query,
+    private readonly sql: SqlReader,
     private readonly source: Source,
     key: string,
-    private readonly mysql = false,
   ) {
     this.regionTable = regionDaysTable(key);
     this.summaryTable = countrySummariesTable(key);
@@ -63,7 +60,7 @@ export class FiguresRepository {
   ): Promise<{ country: string | null; days: FigureDay[] }> {
     const source = this.source(range.asOf);
     const { conditions, params } = rangeWhere(range);
-    const rows = await this.query(
+    const rows = await this.sql.read<Row>(
       `SELECT date, country, ${FIGURE_COLUMNS_SQL} FROM ${source.from}
        ${where(['country_key = ?', ...conditions])} ORDER BY date`,
       [...source.params, key, ...params],
@@ -84,7 +81,7 @@ export class FiguresRepository {
 
   private async keptRegionDays(region: string, range: FigureRange): Promise<FigureDay[]> {
     const { conditions, params } = rangeWhere(range);
-    const rows = await this.query(
+    const rows = await this.sql.read<Row>(
       `SELECT date, ${FIGURE_COLUMNS_SQL}, countries_reporting FROM ${this.regionTable}
        ${where(['region = ?', 'countries_reporting > 0', ...conditions])} ORDER BY date`,
       [region, ...params],
@@ -102,7 +99,7 @@ export class FiguresRepository {
       const chunk = keys.slice(i, i + IN_LIMIT);
       const source = this.source(range.asOf);
       const { conditions, params } = rangeWhere(range);
-      const rows = await this.query(
+      const rows = await this.sql.read<Row>(
         `SELECT date, SUM(new_cases) AS new_cases, SUM(new_deaths) AS new_deaths,
                 SUM(total_cases) AS total_cases, SUM(total_deaths) AS total_deaths,
                 COUNT(*) AS countries_reporting
@@ -132,7 +129,7 @@ export class FiguresRepository {
   async allDays(range: FigureRange): Promise<KeyedDay[]> {
     const source = this.source(range.asOf);
     const { conditions, params } = rangeWhere(range);
-    const rows = await this.query(
+    const rows = await this.sql.read<Row>(
       `SELECT country_key, country, date, ${FIGURE_COLUMNS_SQL} FROM ${source.from}
        ${where(conditions)} ORDER BY country_key, date`,
       [...source.params, ...params],
@@ -150,13 +147,13 @@ export class FiguresRepository {
    * are left out. Two index seeks per place and its window: never the whole table.
    */
   async latestDays(at: string, span: number): Promise<KeyedDay[]> {
-    const rows = await this.query(this.lastDatesAtOrBefore(), [at]);
+    const rows = await this.sql.read<Row>(this.lastDatesAtOrBefore(), [at]);
     const lasts = rows
       .filter((row) => row.last_date !== null && row.last_date !== undefined)
       .map((row) => ({ key: String(row.country_key), last: String(row.last_date) }));
     const days: KeyedDay[] = [];
     for (const some of listChunks(lasts, { paramsPerItem: 3, maxItems: MAX_OR_TERMS })) {
-      const read = await this.query(
+      const read = await this.sql.read<Row>(
         `SELECT country_key, country, date, ${FIGURE_COLUMNS_SQL} FROM ${this.source().from}
          WHERE ${some.map(() => '(country_key = ? AND date BETWEEN ? AND ?)').join(' OR ')}
          ORDER BY country_key, date`,
@@ -176,7 +173,7 @@ export class FiguresRepository {
    */
   private lastDatesAtOrBefore(): string {
     const table = this.source().from;
-    if (this.mysql) {
+    if (this.sql.mysql) {
       return `SELECT country_key, MAX(date) AS last_date FROM ${table} WHERE date <= ?
               GROUP BY country_key`;
     }
@@ -205,7 +202,7 @@ export class FiguresRepository {
       conditions.push('(country_key > ? OR (country_key = ? AND date > ?))');
       params.push(after.key, after.key, after.date);
     }
-    const rows = await this.query(
+    const rows = await this.sql.read<Row>(
       `SELECT country_key, COUNT(*) AS days FROM ${source.from} ${where(conditions)}
        GROUP BY country_key ORDER BY country_key`,
       [...source.params, ...params],
@@ -237,7 +234,7 @@ export class FiguresRepository {
     days.push(conditions.length > 0 ? count([]) : 's.records');
     daysParams.push(...(conditions.length > 0 ? params : []));
     if (after !== undefined) days.push(' END');
-    const rows = await this.query(
+    const rows = await this.sql.read<Row>(
       `SELECT country_key, days FROM (
          SELECT s.country_key, ${days.join('')} AS days FROM ${this.summaryTable} s
          ${after === undefined ? '' : 'WHERE s.country_key >= ?'}
@@ -250,7 +247,7 @@ export class FiguresRepository {
   /** The name of a stored place as its most recent record has it; null without a record. */
   async placeName(key: string, asOf?: number): Promise<string | null> {
     const source = this.source(asOf);
-    const [row] = await this.query(
+    const [row] = await this.sql.read<Row>(
       `SELECT country FROM ${source.from} WHERE country_key = ? ORDER BY date DESC LIMIT 1`,
       [...source.params, key],
     );
@@ -260,7 +257,7 @@ export class FiguresRepository {
   /** The most recent date with a record, null without any. */
   async lastDate(): Promise<string | null> {
     const source = this.source();
-    const [row] = await this.query(`SELECT MAX(date) AS last_date FROM ${source.from}`);
+    const [row] = await this.sql.read<Row>(`SELECT MAX(date) AS last_date FROM ${source.from}`);
     return typeof row?.last_date === 'string' ? row.last_date : null;
   }
 }

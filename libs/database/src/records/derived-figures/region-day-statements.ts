@@ -1,4 +1,4 @@
-import { SqlStatement } from '../../write-batch';
+import { SqlStatement } from '../../sql-runner';
 import { FIGURE_COLUMNS, FIGURE_COLUMNS_SQL } from '../record-rows';
 
 import { REGION_MEMBERS, regionDaysTable } from '../derived-tables';

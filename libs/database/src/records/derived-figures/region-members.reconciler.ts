@@ -1,7 +1,6 @@
 import { DataSource } from 'typeorm';
+import { SqlRunner, listChunks, placeholders } from '../../sql-runner';
 import { allRegions, countryLookupKey } from '@app/countries';
-import { listChunks, placeholders } from '../../sql-lists';
-import { writeTransaction } from '../../write-transaction';
 import { correctionTables } from '../derived-tables';
 import { COVID_DISEASE, MPOX_DISEASE } from '../disease.types';
 import { REGION_MEMBERS, RegionDayStatements } from './region-day-statements';
@@ -26,16 +25,17 @@ function expectedMembers(): [string, string][] {
  * under their lock on MySQL, so that instances starting together do it once.
  */
 export async function reconcileRegionMembers(dataSource: DataSource): Promise<boolean> {
+  const sql = new SqlRunner(dataSource);
   const expected = expectedMembers();
-  const stored = await dataSource.query<{ region: string; country_key: string }[]>(
+  const stored = await sql.read<{ region: string; country_key: string }>(
     `SELECT region, country_key FROM ${REGION_MEMBERS}`,
   );
   const current = stored.map((row) => JSON.stringify([row.region, row.country_key])).sort();
   if (JSON.stringify(current) === JSON.stringify(expected.map((pair) => JSON.stringify(pair)))) {
     return false;
   }
-  const mysql = dataSource.options.type === 'mysql';
-  await writeTransaction(dataSource, async (manager) => {
+  const mysql = sql.mysql;
+  await sql.transaction(async (manager) => {
     await manager.query(`DELETE FROM ${REGION_MEMBERS}`);
     for (const rows of listChunks(expected, MEMBER_ROWS)) {
       await manager.query(

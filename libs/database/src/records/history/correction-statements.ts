@@ -1,4 +1,4 @@
-import { SqlStatement } from '../../write-batch';
+import { SqlStatement } from '../../sql-runner';
 import { FIGURE_COLUMNS } from '../record-rows';
 import { CorrectionTables } from '../derived-tables';
 

@@ -1,3 +1,4 @@
+import { SqlReader } from '../../sql-runner';
 import { CorrectionsRepository } from './corrections.repository';
 
 /** A correction row as the table holds it. */
@@ -35,7 +36,13 @@ describe('CorrectionsRepository: a page of every place', () => {
         .filter((r) => r.revision_id >= after);
       return Promise.resolve(rows.slice(0, limit));
     };
-    return { statements, corrections: new CorrectionsRepository(query, 'covid', true) };
+    return {
+      statements,
+      corrections: new CorrectionsRepository(
+        { read: query as SqlReader['read'], mysql: true },
+        'covid',
+      ),
+    };
   }
 
   it('walks the commits in order, each by its own index, as far as the page needs', async () => {

@@ -1,8 +1,8 @@
+import { SqlReader } from '../../sql-runner';
 import { FIGURE_COLUMNS, Row } from '../record-rows';
 import { correctionTables, regionDaysTable } from '../derived-tables';
 
 /** Runs a query (with the API's deadline). */
-type Query = (sql: string, params?: unknown[]) => Promise<Row[]>;
 
 /** The stored figures a correction may change, in the order a revision's rows are listed. */
 export const CORRECTED_FIELDS = FIGURE_COLUMNS;
@@ -77,9 +77,8 @@ export class CorrectionsRepository {
   private readonly regionTable: string;
 
   constructor(
-    private readonly query: Query,
+    private readonly sql: SqlReader,
     key: string,
-    private readonly mysql: boolean,
   ) {
     const tables = correctionTables(key);
     this.corrections = tables.corrections;
@@ -120,7 +119,7 @@ export class CorrectionsRepository {
     const { sql: where, params } = this.conditions(filter);
     // One place's: the join order is forced (STRAIGHT_JOIN, SQLite's CROSS JOIN), a planner
     // guessing wrong would walk every commit for one place.
-    const join = this.mysql ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
+    const join = this.sql.mysql ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
     const from = `${this.corrections} k ${join} ${this.commits} c ON c.change_set = k.change_set`;
     if (order.after) {
       where.push('c.seq >= ?', '(c.seq > ? OR (c.seq = ? AND k.revision_id >= ?))');
@@ -128,7 +127,7 @@ export class CorrectionsRepository {
     }
     const direction = order.latest ? 'DESC' : 'ASC';
     params.push(limit);
-    const rows = await this.query(
+    const rows = await this.sql.read<Row>(
       `SELECT c.seq, k.* FROM ${from}
        ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY c.seq ${direction}, k.revision_id ${direction}, k.part ${direction} LIMIT ?`,
@@ -160,7 +159,7 @@ export class CorrectionsRepository {
         from === undefined
           ? ''
           : `AND seq ${order.latest ? '<' : '>'}${from.included ? '=' : ''} ?`;
-      const commits = await this.query(
+      const commits = await this.sql.read<Row>(
         `SELECT seq FROM ${this.commits} WHERE corrected = 1 ${bound}
          ORDER BY seq ${direction} LIMIT ?`,
         [...(from === undefined ? [] : [from.seq]), batch],
@@ -173,7 +172,7 @@ export class CorrectionsRepository {
           own.push('k.revision_id >= ?');
           ownParams.push(order.after.id);
         }
-        const found = await this.query(
+        const found = await this.sql.read<Row>(
           `SELECT ? AS seq, k.* FROM ${this.corrections} k
            WHERE ${[`k.change_set = (SELECT change_set FROM ${this.commits} WHERE seq = ?)`, ...own].join(' AND ')}
            ORDER BY k.revision_id ${direction}, k.part ${direction} LIMIT ?`,
@@ -195,7 +194,7 @@ export class CorrectionsRepository {
    */
   async countFigures(filter: CorrectionFilter): Promise<number> {
     const { sql: where, params } = this.conditions(filter);
-    const [row] = await this.query(
+    const [row] = await this.sql.read<Row>(
       `SELECT SUM(k.figures) AS figures FROM ${this.corrections} k
        ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`,
       params,
@@ -221,7 +220,7 @@ export class CorrectionsRepository {
       where.push('first_at <= ?');
       params.push(asOf);
     }
-    const rows = await this.query(
+    const rows = await this.sql.read<Row>(
       `SELECT country_key, date FROM ${this.daysTable}
        ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`,
       params,
@@ -231,7 +230,7 @@ export class CorrectionsRepository {
 
   /** The dates a member of region `name` had corrected, from the region's kept days. */
   async regionCorrectedDates(name: string): Promise<string[]> {
-    const rows = await this.query(
+    const rows = await this.sql.read<Row>(
       `SELECT date FROM ${this.regionTable} WHERE region = ? AND corrected_at IS NOT NULL`,
       [name],
     );

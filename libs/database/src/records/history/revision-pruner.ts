@@ -1,8 +1,6 @@
-import { DataSource, EntityManager } from 'typeorm';
-import { listChunks, placeholders } from '../../sql-lists';
-import { writeTransaction } from '../../write-transaction';
 import { IN_LIST } from '../record-rows';
 import { DiseaseDefinition } from '../disease.types';
+import { SqlRunner, SqlSession, listChunks, placeholders } from '../../sql-runner';
 
 /** Revision ids looked at per transaction: each holds SQLite's only writer briefly. */
 const PRUNE_CHUNK = 10_000;
@@ -30,7 +28,7 @@ export class RevisionPruner {
   private readonly commits: string;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly sql: SqlRunner,
     private readonly definition: DiseaseDefinition,
   ) {
     this.table = `${definition.key}_revisions`;
@@ -44,20 +42,16 @@ export class RevisionPruner {
    */
   async prune(before: number, dryRun: boolean): Promise<PruneCounts> {
     const counts: PruneCounts = { revisions: 0, commits: 0 };
-    const [top] = await this.dataSource.query<{ top: unknown }[]>(
-      `SELECT MAX(id) AS top FROM ${this.table}`,
-    );
+    const [top] = await this.sql.read<{ top: unknown }>(`SELECT MAX(id) AS top FROM ${this.table}`);
     const last = Number(top?.top ?? 0);
-    if (!dryRun) await writeTransaction(this.dataSource, (m) => this.setHorizon(m, before));
+    if (!dryRun) await this.sql.transaction((m) => this.setHorizon(m, before));
     for (let after = 0; after < last; after += PRUNE_CHUNK) {
       const upTo = Math.min(after + PRUNE_CHUNK, last);
       if (dryRun) {
-        counts.revisions += (
-          await this.superseded(this.dataSource.manager, before, after, upTo)
-        ).length;
+        counts.revisions += (await this.superseded(this.sql.session, before, after, upTo)).length;
         continue;
       }
-      await writeTransaction(this.dataSource, async (manager) => {
+      await this.sql.transaction(async (manager) => {
         const removed = await this.superseded(manager, before, after, upTo);
         counts.revisions += removed.length;
         if (removed.length === 0) return;
@@ -73,7 +67,7 @@ export class RevisionPruner {
 
   /** The revisions with ids in (after, upTo] made before `before` and superseded before it. */
   private async superseded(
-    manager: EntityManager,
+    manager: SqlSession,
     before: number,
     after: number,
     upTo: number,
@@ -90,7 +84,7 @@ export class RevisionPruner {
 
   /** Deletes `revisions` and recounts their commits; answers the commits left empty. */
   private async remove(
-    manager: EntityManager,
+    manager: SqlSession,
     revisions: { id: number; changeSet: string }[],
   ): Promise<number> {
     const bySet = new Map<string, number>();
@@ -118,7 +112,7 @@ export class RevisionPruner {
     return emptied;
   }
 
-  private async setHorizon(manager: EntityManager, before: number): Promise<void> {
+  private async setHorizon(manager: SqlSession, before: number): Promise<void> {
     const series = this.definition.key;
     const [row] = await manager.query<{ pruned_before: unknown }[]>(
       `SELECT pruned_before FROM history_horizons WHERE series = ?`,

@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { countryKey } from '@app/common';
-import { SqlStatement } from '../../write-batch';
-import { idConditions, listChunks, placeholders } from '../../sql-lists';
-import { readWithDeadline } from '../../cancellable-read';
+import {
+  SqlRunner,
+  SqlSession,
+  SqlStatement,
+  idConditions,
+  listChunks,
+  placeholders,
+} from '../../sql-runner';
 import { IN_LIMIT, Row, VALUE_COLUMNS_SQL } from '../record-rows';
 import { ChangeOrigin, DiseaseDefinition } from '../disease.types';
 import { CorrectionStatements, correctionTables } from './correction-statements';
@@ -58,22 +62,21 @@ export class RevisionRepository {
    * @param gapGraceMs how long the feed waits at a gap in the commits' `seq` (see `feed`).
    */
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly sql: SqlRunner,
     definition: DiseaseDefinition,
-    private readonly deadlineMs?: number,
     private readonly gapGraceMs = FEED_GAP_GRACE_MS,
   ) {
     this.key = definition.key;
     this.table = `${definition.key}_revisions`;
     this.commits = `${definition.key}_revision_commits`;
-    const mysql = dataSource.options.type === 'mysql';
+    const mysql = sql.mysql;
     this.corrections = new CorrectionStatements(correctionTables(definition.key), mysql);
     this.regionDays = new RegionDayStatements(definition.key, mysql);
     this.countrySummaries = new CountrySummaryStatements(definition.key, definition.table, mysql);
   }
 
   private rows(sql: string, params: unknown[]): Promise<Row[]> {
-    return readWithDeadline<Row[]>(this.dataSource, sql, params, this.deadlineMs);
+    return this.sql.read<Row>(sql, params);
   }
 
   /**
@@ -121,7 +124,7 @@ export class RevisionRepository {
   }
 
   private async insertRevisions(
-    manager: EntityManager,
+    manager: SqlSession,
     changeSet: string,
     origin: ChangeOrigin,
     revisions: NewRevision[],
@@ -135,9 +138,9 @@ export class RevisionRepository {
   }
 
   /**
-   * One revision as a change set of its own, sealed, as statements for `writeBatch`: the revision,
+   * One revision as a change set of its own, sealed, as statements for `SqlRunner.batch`: the revision,
    * then its commit row (the transaction's last statement, as `seal` requires). `recordIdSql`:
-   * the record's id as SQL, where the batch creates the record (`lastInsertIdSql`).
+   * the record's id as SQL, where the batch creates the record (`SqlRunner.lastInsertIdSql`).
    */
   singleChangeStatements(
     origin: ChangeOrigin,
@@ -210,7 +213,7 @@ export class RevisionRepository {
   async recordsChangedBy(
     actor: string,
     since: number,
-    manager: EntityManager = this.dataSource.manager,
+    manager: SqlSession = this.sql.session,
   ): Promise<number[]> {
     const rows = await manager.query<Row[]>(
       `SELECT DISTINCT record_id FROM ${this.table} WHERE LOWER(actor) = LOWER(?) AND at >= ?
@@ -231,7 +234,7 @@ export class RevisionRepository {
   }
 
   /** The revisions of the records `ids`, oldest first, by record; through `manager`. */
-  async ofRecords(manager: EntityManager, ids: number[]): Promise<Map<number, StoredRevision[]>> {
+  async ofRecords(manager: SqlSession, ids: number[]): Promise<Map<number, StoredRevision[]>> {
     const byRecord = new Map<number, StoredRevision[]>(ids.map((id) => [id, []]));
     for (let start = 0; start < ids.length; start += IN_LIMIT) {
       const some = ids.slice(start, start + IN_LIMIT);

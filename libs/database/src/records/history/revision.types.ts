@@ -1,4 +1,4 @@
-import { EntityManager } from 'typeorm';
+import { SqlSession } from '../../sql-runner';
 import { Row, recordValuesOf } from '../record-rows';
 import { RecordValues } from '../disease.types';
 
@@ -52,20 +52,20 @@ export interface FeedPosition {
 export interface ChangeSet {
   /** Epoch milliseconds: the time of every revision appended. */
   readonly at: number;
-  append(manager: EntityManager, revisions: NewRevision[]): Promise<void>;
+  append(manager: SqlSession, revisions: NewRevision[]): Promise<void>;
   /**
    * Appends, as revisions of `kind`, copies of the rows `ids` of the data table `table` as they
    * are now (the values a create or an update wrote), copied by the database itself; into the
    * history table, or `into`, a copy of it (`SqliteCopySwapLoad`).
    */
   appendCopies(
-    manager: EntityManager,
+    manager: SqlSession,
     table: string,
     kind: 'create' | 'update',
     ids: number[],
     into?: string,
   ): Promise<void>;
-  seal(manager: EntityManager): Promise<void>;
+  seal(manager: SqlSession): Promise<void>;
 }
 
 /** A stored revision from its row. */

@@ -1,8 +1,8 @@
+import { SqlReader } from '../../sql-runner';
 import { FIGURE_COLUMNS, Row } from '../record-rows';
 import { DailyValues } from '../disease.types';
 
 /** Runs a query (with the API's deadline). */
-type Query = (sql: string, params?: unknown[]) => Promise<Row[]>;
 
 /** A figure a version is of: the stored figures, in the records' column order. */
 export const VINTAGE_FIELDS = FIGURE_COLUMNS;
@@ -55,14 +55,13 @@ export class VintagesRepository {
 
   /** @param key the disease's key (its tables' prefix). */
   constructor(
-    private readonly query: Query,
+    private readonly sql: SqlReader,
     key: string,
-    mysql: boolean,
   ) {
     this.revisions = `${key}_revisions`;
     this.commits = `${key}_revision_commits`;
-    this.byPlace = mysql ? ` FORCE INDEX (idx_${key}_revisions_country_date)` : '';
-    this.inOrder = mysql ? 'STRAIGHT_JOIN ' : '';
+    this.byPlace = sql.mysql ? ` FORCE INDEX (idx_${key}_revisions_country_date)` : '';
+    this.inOrder = sql.mysql ? 'STRAIGHT_JOIN ' : '';
   }
 
   /**
@@ -96,7 +95,7 @@ export class VintagesRepository {
     const order = `${filter.countryKey === undefined ? 'r.country_key, ' : ''}r.date, r.record_id, r.id`;
     // The revisions that predate the change feed share commit 0, dated by the latest of them:
     // each keeps its own moment instead.
-    const rows = await this.query(
+    const rows = await this.sql.read<Row>(
       `SELECT ${this.inOrder}r.id, r.kind, r.country_key, r.country, r.date,
          r.total_cases, r.new_cases, r.total_deaths, r.new_deaths,
          c.seq, CASE WHEN r.change_set = 0 THEN r.at ELSE c.at END AS issued_at,

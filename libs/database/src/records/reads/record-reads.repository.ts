@@ -1,5 +1,4 @@
-import { DataSource } from 'typeorm';
-import { readWithDeadline } from '../../cancellable-read';
+import { SqlRunner } from '../../sql-runner';
 import { RevisionRepository } from '../history/revision.repository';
 import { countrySummariesTable } from '../derived-tables';
 import { ListCursor } from '../list-cursor';
@@ -29,16 +28,11 @@ export class RecordReadsRepository {
   /** Changes with every committed write, on SQLite only (the read cache keeps answers by it). */
   readonly version?: () => Promise<string>;
 
-  /**
-   * @param deadlineMs longest wait for one database call before it fails as "database
-   * unavailable" (the API sets it; the admin CLI's export does not).
-   */
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly sql: SqlRunner,
     definition: DiseaseDefinition,
     /** The history: where reads as of an instant come from. */
     private readonly revisions: RevisionRepository,
-    private readonly deadlineMs?: number,
   ) {
     this.table = definition.table;
     this.summaries = countrySummariesTable(definition.key);
@@ -52,12 +46,11 @@ export class RecordReadsRepository {
       );
       return `${String(row?.c)}:${String(row?.d)}`;
     };
-    this.version = dataSource.options.type === 'mysql' ? undefined : version;
+    this.version = sql.mysql ? undefined : version;
   }
 
-  /** Runs a read within the deadline (the figures', corrections' and versions' reads too). */
-  async rows(sql: string, params: unknown[] = []): Promise<Row[]> {
-    return readWithDeadline<Row[]>(this.dataSource, sql, params, this.deadlineMs);
+  private rows(sql: string, params: unknown[] = []): Promise<Row[]> {
+    return this.sql.read<Row>(sql, params);
   }
 
   async latest(count: number): Promise<StoredRecord[]> {
@@ -145,7 +138,7 @@ export class RecordReadsRepository {
    * index instead (two seeks per country), which MariaDB runs badly.
    */
   private latestDates(): string {
-    if (this.dataSource.options.type === 'mysql') {
+    if (this.sql.mysql) {
       return `(SELECT country_key, MAX(date) AS last_date FROM ${this.table} GROUP BY country_key) m`;
     }
     return `(WITH RECURSIVE k(key) AS (

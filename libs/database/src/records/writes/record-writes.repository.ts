@@ -1,9 +1,5 @@
-import { DataSource, EntityManager } from 'typeorm';
 import { countryLookupKey } from '@app/countries';
-import { lastInsertIdSql, writeBatch } from '../../write-batch';
-import { listChunks, placeholders } from '../../sql-lists';
-import { withDeadline } from '../../database-deadline';
-import { SqlSession, writeTransaction } from '../../write-transaction';
+import { SqlRunner, SqlSession, listChunks, placeholders } from '../../sql-runner';
 import { NewRevision, RevisionRepository } from '../history/revision.repository';
 import {
   INSERT_COLUMNS,
@@ -36,19 +32,17 @@ const CLOSING_ISOLATION = 'READ COMMITTED';
 export class RecordWritesRepository {
   readonly table: string;
 
-  /** @param deadlineMs longest wait for one write before it fails as "database unavailable". */
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly sql: SqlRunner,
     definition: DiseaseDefinition,
     private readonly revisions: RevisionRepository,
-    private readonly deadlineMs?: number,
   ) {
     this.table = definition.table;
   }
 
   /** MySQL: the revert locks the rows it reads (`FOR UPDATE`); SQLite's one writer needs none. */
   get mysql(): boolean {
-    return this.dataSource.options.type === 'mysql';
+    return this.sql.mysql;
   }
 
   /**
@@ -56,27 +50,24 @@ export class RecordWritesRepository {
    * every write committed before its locks), or outside any for a dry run (`write` false).
    */
   revertSession<T>(write: boolean, work: (manager: SqlSession) => Promise<T>): Promise<T> {
-    if (!write) return work(this.dataSource.manager);
-    return writeTransaction(this.dataSource, work, 'READ COMMITTED');
+    if (!write) return work(this.sql.session);
+    return this.sql.transaction(work, 'READ COMMITTED');
   }
 
   /** A new record and its `create` revision, in one transaction (one round trip on MySQL). */
   async insert(given: RecordValues, origin: ChangeOrigin): Promise<number> {
     const values = withCanonicalCountry(given);
-    const [id] = await withDeadline(
-      writeBatch(this.dataSource, [
-        {
-          sql: `INSERT INTO ${this.table} (${INSERT_COLUMNS}) VALUES (${placeholders(7)})`,
-          params: upsertParams(values),
-        },
-        ...this.revisions.singleChangeStatements(origin, {
-          recordIdSql: lastInsertIdSql(this.dataSource),
-          kind: 'create',
-          values,
-        }),
-      ]),
-      this.deadlineMs,
-    );
+    const [id] = await this.sql.batch([
+      {
+        sql: `INSERT INTO ${this.table} (${INSERT_COLUMNS}) VALUES (${placeholders(7)})`,
+        params: upsertParams(values),
+      },
+      ...this.revisions.singleChangeStatements(origin, {
+        recordIdSql: this.sql.lastInsertIdSql,
+        kind: 'create',
+        values,
+      }),
+    ]);
     if (id === undefined) throw new Error('the database answered no id for a new record');
     return id;
   }
@@ -87,24 +78,17 @@ export class RecordWritesRepository {
    */
   async update(id: number, given: RecordValues, origin: ChangeOrigin): Promise<boolean> {
     const values = withCanonicalCountry(given);
-    return withDeadline(
-      writeTransaction(
-        this.dataSource,
-        async (manager) => {
-          const row = await this.lockedRow(manager, id);
-          if (!row) return false;
-          const stored = toRecord(row);
-          if (stored.date === values.date && valuesKey(stored) === valuesKey(values)) return true;
-          await this.overwrite(manager, id, values);
-          const changes = this.revisions.changeSet(origin);
-          await changes.append(manager, [{ recordId: id, kind: 'update', values }]);
-          await changes.seal(manager);
-          return true;
-        },
-        CLOSING_ISOLATION,
-      ),
-      this.deadlineMs,
-    );
+    return this.sql.transaction(async (manager) => {
+      const row = await this.lockedRow(manager, id);
+      if (!row) return false;
+      const stored = toRecord(row);
+      if (stored.date === values.date && valuesKey(stored) === valuesKey(values)) return true;
+      await this.overwrite(manager, id, values);
+      const changes = this.revisions.changeSet(origin);
+      await changes.append(manager, [{ recordId: id, kind: 'update', values }]);
+      await changes.seal(manager);
+      return true;
+    }, CLOSING_ISOLATION);
   }
 
   /**
@@ -113,24 +97,17 @@ export class RecordWritesRepository {
    * the deletion by country and date; the history still shows it without values.
    */
   async delete(id: number, origin: ChangeOrigin): Promise<boolean> {
-    return withDeadline(
-      writeTransaction(
-        this.dataSource,
-        async (manager) => {
-          const row = await this.lockedRow(manager, id);
-          if (!row) return false;
-          await this.removeIds(manager, [id]);
-          const changes = this.revisions.changeSet(origin);
-          await changes.append(manager, [
-            { recordId: id, kind: 'delete', values: recordValuesOf(row) },
-          ]);
-          await changes.seal(manager);
-          return true;
-        },
-        CLOSING_ISOLATION,
-      ),
-      this.deadlineMs,
-    );
+    return this.sql.transaction(async (manager) => {
+      const row = await this.lockedRow(manager, id);
+      if (!row) return false;
+      await this.removeIds(manager, [id]);
+      const changes = this.revisions.changeSet(origin);
+      await changes.append(manager, [
+        { recordId: id, kind: 'delete', values: recordValuesOf(row) },
+      ]);
+      await changes.seal(manager);
+      return true;
+    }, CLOSING_ISOLATION);
   }
 
   /**
@@ -142,44 +119,40 @@ export class RecordWritesRepository {
     states: { recordId: number; values: RecordValues | null }[],
     origin: ChangeOrigin,
   ): Promise<RestoreOutcome[]> {
-    return writeTransaction(
-      this.dataSource,
-      async (manager) => {
-        const changes = this.revisions.changeSet(origin);
-        const done: RestoreOutcome[] = [];
-        for (const { recordId, values: given } of states) {
-          const values = given && withCanonicalCountry(given);
-          const row = await this.lockedRow(manager, recordId);
-          const stored = row === undefined ? null : toRecord(row);
-          let kind: RestoreOutcome;
-          if (values === null) {
-            kind = stored === null ? 'unchanged' : 'delete';
-            if (kind === 'delete') await this.removeIds(manager, [recordId]);
-          } else if (stored === null) {
-            kind = 'create';
-            await this.insertWithId(manager, recordId, values);
-          } else if (stored.date === values.date && valuesKey(stored) === valuesKey(values)) {
-            kind = 'unchanged';
-          } else {
-            kind = 'update';
-            await this.overwrite(manager, recordId, values);
-          }
-          if (kind !== 'unchanged') {
-            // A deletion's revision keeps the values the record had, as `delete` does.
-            const kept = kind === 'delete' ? stored : values;
-            await changes.append(manager, [{ recordId, kind, values: kept }]);
-          }
-          done.push(kind);
+    return this.sql.transaction(async (manager) => {
+      const changes = this.revisions.changeSet(origin);
+      const done: RestoreOutcome[] = [];
+      for (const { recordId, values: given } of states) {
+        const values = given && withCanonicalCountry(given);
+        const row = await this.lockedRow(manager, recordId);
+        const stored = row === undefined ? null : toRecord(row);
+        let kind: RestoreOutcome;
+        if (values === null) {
+          kind = stored === null ? 'unchanged' : 'delete';
+          if (kind === 'delete') await this.removeIds(manager, [recordId]);
+        } else if (stored === null) {
+          kind = 'create';
+          await this.insertWithId(manager, recordId, values);
+        } else if (stored.date === values.date && valuesKey(stored) === valuesKey(values)) {
+          kind = 'unchanged';
+        } else {
+          kind = 'update';
+          await this.overwrite(manager, recordId, values);
         }
-        await changes.seal(manager);
-        return done;
-      },
-      CLOSING_ISOLATION,
-    );
+        if (kind !== 'unchanged') {
+          // A deletion's revision keeps the values the record had, as `delete` does.
+          const kept = kind === 'delete' ? stored : values;
+          await changes.append(manager, [{ recordId, kind, values: kept }]);
+        }
+        done.push(kind);
+      }
+      await changes.seal(manager);
+      return done;
+    }, CLOSING_ISOLATION);
   }
 
   /** Deletes the records `ids` (inside the caller's transaction). */
-  async removeIds(manager: EntityManager, ids: number[]): Promise<void> {
+  async removeIds(manager: SqlSession, ids: number[]): Promise<void> {
     for (const some of listChunks(ids, IN_LIST)) {
       await manager.query(
         `DELETE FROM ${this.table} WHERE id IN (${placeholders(some.length)})`,
@@ -189,7 +162,7 @@ export class RecordWritesRepository {
   }
 
   /** Inserts a record under a given id: one that comes back (inside the caller's transaction). */
-  async insertWithId(manager: EntityManager, id: number, given: RecordValues): Promise<void> {
+  async insertWithId(manager: SqlSession, id: number, given: RecordValues): Promise<void> {
     await manager.query(
       `INSERT INTO ${this.table} (id, ${INSERT_COLUMNS}) VALUES (${placeholders(8)})`,
       [id, ...upsertParams(withCanonicalCountry(given))],
@@ -197,7 +170,7 @@ export class RecordWritesRepository {
   }
 
   /** Writes every field of the record `id` (inside the caller's transaction). */
-  async overwrite(manager: EntityManager, id: number, given: RecordValues): Promise<void> {
+  async overwrite(manager: SqlSession, id: number, given: RecordValues): Promise<void> {
     const assignments = INSERT_COLUMNS.split(', ').map((column) => `${column} = ?`);
     await manager.query(`UPDATE ${this.table} SET ${assignments.join(', ')} WHERE id = ?`, [
       ...upsertParams(withCanonicalCountry(given)),
@@ -207,7 +180,7 @@ export class RecordWritesRepository {
 
   /** The records `ids` that exist, by id; locked on MySQL when `lock` (in the caller's transaction). */
   async valuesOf(
-    manager: EntityManager,
+    manager: SqlSession,
     ids: number[],
     lock: boolean,
   ): Promise<Map<number, RecordValues>> {
@@ -229,7 +202,7 @@ export class RecordWritesRepository {
    * index; locked on MySQL when `lock`.
    */
   async holderOf(
-    manager: EntityManager,
+    manager: SqlSession,
     values: RecordValues,
     lock: boolean,
   ): Promise<number | undefined> {
@@ -241,8 +214,8 @@ export class RecordWritesRepository {
   }
 
   /** The row `id`; MySQL locks it until the transaction ends, SQLite's transaction holds the file. */
-  private async lockedRow(manager: EntityManager, id: number): Promise<Row | undefined> {
-    const lock = this.dataSource.options.type === 'mysql' ? ' FOR UPDATE' : '';
+  private async lockedRow(manager: SqlSession, id: number): Promise<Row | undefined> {
+    const lock = this.sql.mysql ? ' FOR UPDATE' : '';
     const [row] = await manager.query<Row[]>(
       `SELECT ${RECORD_COLUMNS_SQL} FROM ${this.table} WHERE id = ?${lock}`,
       [id],

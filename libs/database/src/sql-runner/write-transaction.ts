@@ -1,5 +1,5 @@
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import { isDeadlock, isSqliteBusy } from './database-errors';
+import { isDeadlock, isSqliteBusy } from '../database-errors';
 
 /** Runs of a write transaction that MySQL picked as a deadlock's victim. */
 const DEADLOCK_ATTEMPTS = 5;

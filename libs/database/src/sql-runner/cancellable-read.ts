@@ -2,9 +2,9 @@ import { Logger } from '@nestjs/common';
 import { ConcurrencyLimit } from '@app/common';
 import { createConnection } from 'mysql2/promise';
 import { DataSource } from 'typeorm';
-import { DatabaseDeadlineError, withDeadline } from './database-deadline';
-import { isQueryTimeout } from './database-errors';
-import { DEFAULT_POOL_SIZE } from './data-source-options';
+import { DatabaseDeadlineError, withDeadline } from './deadline';
+import { isQueryTimeout } from '../database-errors';
+import { DEFAULT_POOL_SIZE } from '../pool-size';
 
 /** mysql2's pooled connection, as TypeORM's query runner holds it. */
 interface PooledConnection {
