@@ -150,6 +150,31 @@ function longerThan(root: string, max: number): string[] {
   );
 }
 
+/** The topics docs/testing.md names in its paragraph on them: each a quoted word before its "(". */
+function documentedTopics(root: string): string[] {
+  const text = readFileSync(join(root, 'docs/testing.md'), 'utf8');
+  const start = text.indexOf('Both layers use the same topics');
+  const paragraph = text.slice(start, text.indexOf('\n\n', start));
+  return [...paragraph.matchAll(/`([a-z]+(?:-[a-z]+)*)`\s+\(/g)].map((match) => match[1]);
+}
+
+/** The test layers' folders docs/testing.md does not name, and the topics it names of no folder. */
+function topicMismatches(root: string): string[] {
+  const topics = documentedTopics(root);
+  const folders = ['test/fast', 'test/slow'].flatMap((layer) =>
+    readdirSync(join(root, layer), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `${layer}/${entry.name}`),
+  );
+  const named = (folder: string) => topics.includes(folder.slice(folder.lastIndexOf('/') + 1));
+  return [
+    ...folders.filter((folder) => !named(folder)),
+    ...topics
+      .filter((topic) => !folders.some((folder) => folder.endsWith(`/${topic}`)))
+      .map((topic) => `docs/testing.md: ${topic}`),
+  ].sort();
+}
+
 /** The helpers that make a suite slow (docs/testing.md, "Which layer"): a server or a browser. */
 const SLOW_HELPERS =
   /\b(startApi|startNginx|launchChromium|serveToBrowser)\(|\bnew (PrivateMariaDb|DedicatedMariaDb)\b/;
@@ -267,6 +292,25 @@ describe('the house rules a scan keeps (decision 0035, issue 46)', () => {
       'test/fast/operations/outage.e2e-spec.ts',
     ]);
     expect(slowInFast(ROOT)).toEqual([]);
+  });
+
+  it('finds a test folder that is no topic of docs/testing.md, and none in the tests', () => {
+    tree({
+      'docs/testing.md':
+        'Both layers use the same topics: `api` (the document), `weekly`\n(its answers), ' +
+        '`history` (revisions).\n\nLater `records` (not a topic).\n',
+      'test/fast/api/document.e2e-spec.ts': '',
+      'test/slow/weekly/answers.e2e-spec.ts': '',
+      'test/fast/figures/map.e2e-spec.ts': '',
+      'test/slow/series/series.e2e-spec.ts': '',
+    });
+    expect(topicMismatches(dir)).toEqual([
+      'docs/testing.md: history',
+      'test/fast/figures',
+      'test/slow/series',
+    ]);
+    expect(documentedTopics(ROOT)).toContain('population-regions');
+    expect(topicMismatches(ROOT)).toEqual([]);
   });
 
   it('finds a source over 400 lines, and none in the source', () => {

@@ -75,8 +75,8 @@ function agreement(owid: Cells[], ours: Map<string, Row>, slack = 0): Record<str
 /** The MPOX file imported and every place's series read: longer on MariaDB on a busy host. */
 const LONG_MS = 240_000;
 
-describe("the series' figures against Our World in Data's own columns (MPOX file)", () => {
-  const bed = cliTestBed('covid-cli-figures-');
+describe("the series' derived figures against Our World in Data's own columns (MPOX file)", () => {
+  const bed = cliTestBed('owid-derived-figures-');
   const { cli } = bed;
   const owid = owidCountryRows();
 

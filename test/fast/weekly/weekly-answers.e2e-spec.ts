@@ -10,7 +10,7 @@ const record = (date: string, country: string, totalCases: number, newCases: num
   new_deaths: newCases / 10,
 });
 
-describe('public weekly series (/<key>/public/weekly, country/:country/weekly, countries)', () => {
+describe('public weekly answers (/<key>/public/weekly, country/:country/weekly, countries)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await bootTestApp();

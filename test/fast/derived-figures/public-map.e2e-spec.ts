@@ -16,7 +16,7 @@ const week = (country: string, fresh: number) =>
     record(`2023-03-${String(6 + i).padStart(2, '0')}`, country, fresh),
   );
 
-describe('public figures (/<key>/public/map, /population, /regions)', () => {
+describe("the public map (/<key>/public/map): a metric's value per country", () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await bootTestApp();
@@ -131,60 +131,5 @@ describe('public figures (/<key>/public/map, /population, /regions)', () => {
       error: MESSAGES.invalidQuery,
       details: [expect.stringMatching(detail)],
     });
-  });
-
-  it('lists the population table as JSON and CSV, without a token', async () => {
-    const json = await t.http.get('/api/population');
-    expect(json.status).toBe(200);
-    expect(json.body).toEqual([
-      {
-        country: 'France',
-        iso3: 'FRA',
-        iso2: 'FR',
-        year: 2020,
-        population: 2000000,
-        source: 'owid.csv',
-      },
-      {
-        country: 'Peru',
-        iso3: 'PER',
-        iso2: 'PE',
-        year: 2020,
-        population: 500000,
-        source: 'owid.csv',
-      },
-    ]);
-    const csv = await t.http.get('/api/population?format=csv');
-    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(csv.text).toBe(
-      'country,iso3,iso2,year,population,source\r\n' +
-        'France,FRA,FR,2020,2000000,owid.csv\r\nPeru,PER,PE,2020,500000,owid.csv\r\n',
-    );
-  });
-
-  it('lists the regions with their members and where the membership comes from', async () => {
-    const response = await t.http.get('/api/regions');
-    expect(response.status).toBe(200);
-    const names = (response.body as { name: string }[]).map((region) => region.name);
-    expect(names).toEqual([
-      'World',
-      'Africa',
-      'Asia',
-      'Europe',
-      'North America',
-      'Oceania',
-      'South America',
-      'European Union',
-      'African Region',
-      'Region of the Americas',
-      'Eastern Mediterranean Region',
-      'European Region',
-      'South-East Asia Region',
-      'Western Pacific Region',
-    ]);
-    const europe = response.body[3];
-    expect(europe.source).toMatch(/^Our World in Data's continents/);
-    expect(europe.countries).toContainEqual({ country: 'France', iso2: 'FR', iso3: 'FRA' });
-    expect(response.body[0].countries.length).toBeGreaterThanOrEqual(240);
   });
 });
