@@ -121,11 +121,11 @@ window.addEventListener('resize', () => {
  * weekly sums as bars with their average per day as a line (raw, per million), or the 7-day
  * average alone (smoothed views). Titled and labelled with the view's unit.
  */
-export function weeklyWithAverage(history, key, color, from, view = 'raw') {
-  const keep = history.weeks.map((w) => !from || w >= from);
+export function weeklyWithAverage(answer, key, color, from, view = 'raw') {
+  const keep = answer.weeks.map((w) => !from || w >= from);
   const pick = (values) => values.filter((_, i) => keep[i]);
-  const times = pick(history.weeks).map(toTime);
-  const values = newValues(history, key, view);
+  const times = pick(answer.weeks).map(toTime);
+  const values = newValues(answer, key, view);
   const name = t(key === 'new_cases' ? 'newCases' : 'newDeaths');
   const perDayUnit = newUnit(view, false);
   if (isSmoothed(view)) {
@@ -145,13 +145,13 @@ export function weeklyWithAverage(history, key, color, from, view = 'raw') {
     { label, values: pick(values), bars: true, color },
     {
       label: raw ? t('avg7') : `${t('avg7')} (${perDayUnit})`,
-      values: pick(sevenDayAverage(history, key, view, values)),
+      values: pick(sevenDayAverage(answer, key, view, values)),
       scale: 'avg',
       color: '#222',
     },
   ];
   // The last week, still incomplete, drawn over its bar pale and dashed, and named in the legend.
-  const days = incompleteLastWeek(history);
+  const days = incompleteLastWeek(answer);
   if (days > 0 && times.length > 0) {
     const last = series[0].values.length - 1;
     series.push({

@@ -25,11 +25,11 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const INPUTS = [1, 2, 3, 4].map((i) => `compare-${i}`);
 
 /** One country's values: totals, or new per day (the 7-day average at each week's end). */
-function valuesOf(history, figure, daily, view) {
+function valuesOf(answer, figure, daily, view) {
   const [total, fresh] = FIGURES[figure];
-  if (!daily) return totalValues(history, total, view);
-  const values = newValues(history, fresh, view);
-  return isSmoothed(view) ? values : sevenDayAverage(history, fresh, view, values);
+  if (!daily) return totalValues(answer, total, view);
+  const values = newValues(answer, fresh, view);
+  return isSmoothed(view) ? values : sevenDayAverage(answer, fresh, view, values);
 }
 
 /** The controls' choices. */
@@ -83,9 +83,9 @@ async function drawCompare() {
     say('compare-message', t('pickOne'));
     return;
   }
-  let histories;
+  let answers;
   try {
-    histories = await Promise.all(c.names.map((n) => api(weeklyPath('covid', n))));
+    answers = await Promise.all(c.names.map((n) => api(weeklyPath('covid', n))));
   } catch (error) {
     clearChart('compare-chart');
     say('compare-message', problemText(error));
@@ -93,13 +93,13 @@ async function drawCompare() {
   }
   const daily = c.mode === 'daily';
   const unit = daily ? newUnit(c.view, false) : totalUnit(c.view);
-  const missing = histories.filter((h) => lacksPopulation(h, c.view)).map((h) => h.country);
+  const missing = answers.filter((h) => lacksPopulation(h, c.view)).map((h) => h.country);
   if (missing.length > 0)
     say('compare-message', `${t('noPopulation')} ${missing.map(countryName).join(', ')}.`);
-  const weeks = [...new Set(histories.flatMap((h) => h.weeks))]
+  const weeks = [...new Set(answers.flatMap((h) => h.weeks))]
     .filter((w) => inRange(w, c.from, c.to))
     .sort();
-  const series = histories.map((h, i) => {
+  const series = answers.map((h, i) => {
     const at = new Map(h.weeks.map((w, j) => [w, j]));
     const values = valuesOf(h, c.figure, daily, c.view);
     return {

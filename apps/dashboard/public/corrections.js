@@ -47,7 +47,7 @@ const correctionLine = (c) =>
  * the week's corrections among those loaded (matched by the ISO week of their date, the week
  * the answer names by its Sunday).
  */
-export function weekMarks(history, key, corrections, from) {
+export function weekMarks(answer, key, corrections, from) {
   const byWeek = new Map();
   for (const correction of corrections) {
     const week = isoWeek(correction.date).sunday;
@@ -55,8 +55,8 @@ export function weekMarks(history, key, corrections, from) {
     byWeek.get(week).push(correction);
   }
   const marks = [];
-  for (const [i, week] of history.weeks.entries()) {
-    const given = (history.flags && history.flags[i]) || [];
+  for (const [i, week] of answer.weeks.entries()) {
+    const given = (answer.flags && answer.flags[i]) || [];
     const flags = FLAGS.filter((f) => given.includes(f));
     const kinds = MARK_KINDS.filter((k) => flags.some((f) => MARKING[key][f] === k));
     if ((from && week < from) || kinds.length === 0) continue;

@@ -56,9 +56,9 @@ const CHARTS = [
   'country-mpox',
 ];
 
-function rangeStart(history, range) {
-  if (range === 'all' || history.weeks.length === 0) return null;
-  const last = history.weeks[history.weeks.length - 1];
+function rangeStart(answer, range) {
+  if (range === 'all' || answer.weeks.length === 0) return null;
+  const last = answer.weeks[answer.weeks.length - 1];
   return new Date(Date.parse(`${last}T00:00:00Z`) - Number(range) * DAY_MS)
     .toISOString()
     .slice(0, 10);

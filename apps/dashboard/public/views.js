@@ -33,22 +33,22 @@ export const viewOf = (select) => (VIEWS.includes(select.value) ? select.value :
  * the week's sum (raw, per million) or the 7-day average at the week's last record (smoothed;
  * per million over the answer's `population`). Null where the answer has none.
  */
-export function newValues(history, key, view) {
-  const at = (name) => history[name] ?? history.weeks.map(() => null);
-  if (view === 'raw') return history[key];
+export function newValues(answer, key, view) {
+  const at = (name) => answer[name] ?? answer.weeks.map(() => null);
+  if (view === 'raw') return answer[key];
   if (view === 'per_million') return at(`${key}_per_million`);
   const smoothed = at(`${key}_smoothed`);
   if (view === 'smoothed') return smoothed;
-  const population = history.population;
+  const population = answer.population;
   return smoothed.map((v) =>
     v == null || !(population > 0) ? null : Math.round((v * 1e9) / population) / 1000,
   );
 }
 
 /** Cumulative totals (`key`: `total_cases`, `total_deaths`): per million in the per-million views. */
-export function totalValues(history, key, view) {
-  if (!perMillion(view)) return history[key];
-  return history[`${key}_per_million`] ?? history.weeks.map(() => null);
+export function totalValues(answer, key, view) {
+  if (!perMillion(view)) return answer[key];
+  return answer[`${key}_per_million`] ?? answer.weeks.map(() => null);
 }
 
 /**
@@ -57,15 +57,15 @@ export function totalValues(history, key, view) {
  * last record (`*_smoothed`), which is null unless each of its 7 days has one. Never the sum over
  * fewer days: the last week, still incomplete, would read as a jump.
  */
-export function sevenDayAverage(history, key, view, values) {
-  const smoothed = newValues(history, key, perMillion(view) ? 'smoothed_per_million' : 'smoothed');
-  return values.map((v, i) => (history.days[i] === 7 ? (v == null ? null : v / 7) : smoothed[i]));
+export function sevenDayAverage(answer, key, view, values) {
+  const smoothed = newValues(answer, key, perMillion(view) ? 'smoothed_per_million' : 'smoothed');
+  return values.map((v, i) => (answer.days[i] === 7 ? (v == null ? null : v / 7) : smoothed[i]));
 }
 
 /** The number of days with a record of the last week when fewer than 7 (still incomplete), else 0. */
-export function incompleteLastWeek(history) {
-  const days = history.days[history.days.length - 1];
-  return history.days.length > 0 && days < 7 ? days : 0;
+export function incompleteLastWeek(answer) {
+  const days = answer.days[answer.days.length - 1];
+  return answer.days.length > 0 && days < 7 ? days : 0;
 }
 
 /** The unit of new figures in a view, per week (`weekly`) or per day. */
@@ -88,4 +88,4 @@ export const axisUnit = (view, kind) =>
 export const totalUnit = (view) => t(perMillion(view) ? 'unitTotalPerMillion' : 'unitTotal');
 
 /** Whether a view needs the population, and the answer has none. */
-export const lacksPopulation = (history, view) => perMillion(view) && !(history.population > 0);
+export const lacksPopulation = (answer, view) => perMillion(view) && !(answer.population > 0);

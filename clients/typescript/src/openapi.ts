@@ -80,7 +80,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The world's weekly COVID-19 history (columnar arrays)
+     * The world's COVID-19 weekly answer (columnar arrays)
      * @description Each day summed over the countries with a record that day, then by ISO week: new cases and deaths summed, totals of the week's last day with records. `country` is null.
      */
     get: operations['CovidHistoryController_world'];
@@ -100,7 +100,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * One country's weekly COVID-19 history (columnar arrays)
+     * One country's COVID-19 weekly answer (columnar arrays)
      * @description By ISO week (Monday to Sunday, named by its Sunday), oldest first: new cases and deaths summed, totals of the week's last record; `days` counts the week's records.
      */
     get: operations['CovidHistoryController_country'];
@@ -141,7 +141,7 @@ export interface paths {
     };
     /**
      * Every country's latest value of one COVID-19 metric at or before a date or week (the map)
-     * @description Each country's latest value at or before a day (`date`) or ISO week (`week`: any date of it; `period=week` figures, dated by its Sunday), with its own `date`; without either, the latest date with a record. Places that are not countries are left out. Metrics as `/series` (docs/figures.md).
+     * @description Each country's latest value at or before a day (`date`) or ISO week (`week`: any date of it; `period=week` figures, dated by its Sunday), with its own `date`; without either, the latest date with a record. Places that are not countries are left out. Metrics as `/series` (docs/derived-figures.md).
      */
     get: operations['CovidHistoryController_map'];
     put?: never;
@@ -361,7 +361,7 @@ export interface paths {
     };
     /**
      * COVID-19 series with per-million figures and 7-day averages
-     * @description One row per place and date (or ISO week), dates ascending, with Our World in Data's metrics (docs/figures.md): a country, a region (its rows count the countries reporting) or, without `country`, every place by place then date in cursor pages (`Link`), as JSON, CSV or NDJSON. Days without a record are absent; negative days are kept as published.
+     * @description One row per place and date (or ISO week), dates ascending, with Our World in Data's metrics (docs/derived-figures.md): a country, a region (its rows count the countries reporting) or, without `country`, every place by place then date in cursor pages (`Link`), as JSON, CSV or NDJSON. Days without a record are absent; negative days are kept as published.
      */
     get: operations['CovidSeriesController_list'];
     put?: never;
@@ -397,7 +397,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The world's weekly MPOX history (columnar arrays)
+     * The world's MPOX weekly answer (columnar arrays)
      * @description Each day summed over the countries with a record that day, then by ISO week: new cases and deaths summed, totals of the week's last day with records. `country` is null.
      */
     get: operations['MpoxHistoryController_world'];
@@ -417,7 +417,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * One country's weekly MPOX history (columnar arrays)
+     * One country's MPOX weekly answer (columnar arrays)
      * @description By ISO week (Monday to Sunday, named by its Sunday), oldest first: new cases and deaths summed, totals of the week's last record; `days` counts the week's records.
      */
     get: operations['MpoxHistoryController_country'];
@@ -458,7 +458,7 @@ export interface paths {
     };
     /**
      * Every country's latest value of one MPOX metric at or before a date or week (the map)
-     * @description Each country's latest value at or before a day (`date`) or ISO week (`week`: any date of it; `period=week` figures, dated by its Sunday), with its own `date`; without either, the latest date with a record. Places that are not countries are left out. Metrics as `/series` (docs/figures.md).
+     * @description Each country's latest value at or before a day (`date`) or ISO week (`week`: any date of it; `period=week` figures, dated by its Sunday), with its own `date`; without either, the latest date with a record. Places that are not countries are left out. Metrics as `/series` (docs/derived-figures.md).
      */
     get: operations['MpoxHistoryController_map'];
     put?: never;
@@ -678,7 +678,7 @@ export interface paths {
     };
     /**
      * MPOX series with per-million figures and 7-day averages
-     * @description One row per place and date (or ISO week), dates ascending, with Our World in Data's metrics (docs/figures.md): a country, a region (its rows count the countries reporting) or, without `country`, every place by place then date in cursor pages (`Link`), as JSON, CSV or NDJSON. Days without a record are absent; negative days are kept as published.
+     * @description One row per place and date (or ISO week), dates ascending, with Our World in Data's metrics (docs/derived-figures.md): a country, a region (its rows count the countries reporting) or, without `country`, every place by place then date in cursor pages (`Link`), as JSON, CSV or NDJSON. Days without a record are absent; negative days are kept as published.
      */
     get: operations['MpoxSeriesController_list'];
     put?: never;
@@ -715,7 +715,7 @@ export interface paths {
     };
     /**
      * The population table: every country and year (`import population`)
-     * @description By ISO alpha-3 code then year. A figure uses the population of its own year, else of the nearest year (docs/figures.md).
+     * @description By ISO alpha-3 code then year. A per-million figure uses the population of its own year, else of the nearest year (docs/derived-figures.md).
      */
     get: operations['PopulationController_list'];
     put?: never;
@@ -735,7 +735,7 @@ export interface paths {
     };
     /**
      * Every region `/series` accepts: World, OWID's six continents, the European Union, WHO's six regions, each with its code, members, source and deviations
-     * @description A region's `/series` figures are the sums of its members' (docs/figures.md). `/series` takes its name, code or an alias, case ignored; an unknown one is a 400 naming `country`.
+     * @description A region's `/series` figures are the sums of its members' (docs/derived-figures.md). `/series` takes its name, code or an alias, case ignored; an unknown one is a 400 naming `country`.
      */
     get: operations['RegionsController_list'];
     put?: never;
@@ -4940,7 +4940,7 @@ export interface operations {
         from?: string;
         /** @description Last date, inclusive; not before `from` (400) */
         to?: string;
-        /** @description Comma-separated, in the order wanted (default: all): total_cases, new_cases, total_deaths, new_deaths, new_cases_smoothed, new_deaths_smoothed, total_cases_per_million, new_cases_per_million, new_cases_smoothed_per_million, total_deaths_per_million, new_deaths_per_million, new_deaths_smoothed_per_million. An unknown name: 400 naming it (docs/figures.md defines each) */
+        /** @description Comma-separated, in the order wanted (default: all): total_cases, new_cases, total_deaths, new_deaths, new_cases_smoothed, new_deaths_smoothed, total_cases_per_million, new_cases_per_million, new_cases_smoothed_per_million, total_deaths_per_million, new_deaths_per_million, new_deaths_smoothed_per_million. An unknown name: 400 naming it (docs/derived-figures.md defines each) */
         metrics?: string;
         /** @description `week`: ISO weeks (Monday to Sunday) dated by their Sunday, `new_*` summed, `total_*` and averages of the week's last day with a record; `from`/`to` widened to whole weeks */
         period?: 'day' | 'week';
@@ -8026,7 +8026,7 @@ export interface operations {
         from?: string;
         /** @description Last date, inclusive; not before `from` (400) */
         to?: string;
-        /** @description Comma-separated, in the order wanted (default: all): total_cases, new_cases, total_deaths, new_deaths, new_cases_smoothed, new_deaths_smoothed, total_cases_per_million, new_cases_per_million, new_cases_smoothed_per_million, total_deaths_per_million, new_deaths_per_million, new_deaths_smoothed_per_million. An unknown name: 400 naming it (docs/figures.md defines each) */
+        /** @description Comma-separated, in the order wanted (default: all): total_cases, new_cases, total_deaths, new_deaths, new_cases_smoothed, new_deaths_smoothed, total_cases_per_million, new_cases_per_million, new_cases_smoothed_per_million, total_deaths_per_million, new_deaths_per_million, new_deaths_smoothed_per_million. An unknown name: 400 naming it (docs/derived-figures.md defines each) */
         metrics?: string;
         /** @description `week`: ISO weeks (Monday to Sunday) dated by their Sunday, `new_*` summed, `total_*` and averages of the week's last day with a record; `from`/`to` widened to whole weeks */
         period?: 'day' | 'week';

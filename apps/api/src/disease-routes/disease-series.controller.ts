@@ -26,7 +26,7 @@ const SERIES_LINK_PARAMETERS = [
  * `MpoxSeriesController`): the derived series, with the rights of `<key>/data`.
  */
 export function DiseaseSeriesController(definition: DiseaseDefinition): Type<object> {
-  class FiguresController {
+  class SeriesController {
     constructor(
       @InjectDisease(DerivedFiguresService, definition.key)
       private readonly figures: DerivedFiguresService,
@@ -38,7 +38,7 @@ export function DiseaseSeriesController(definition: DiseaseDefinition): Type<obj
       summary: `${definition.label} series with per-million figures and 7-day averages`,
       description:
         "One row per place and date (or ISO week), dates ascending, with Our World in Data's " +
-        'metrics (docs/figures.md): a country, a region (its rows count the countries reporting) ' +
+        'metrics (docs/derived-figures.md): a country, a region (its rows count the countries reporting) ' +
         'or, without `country`, every place by place then date in cursor pages (`Link`), as ' +
         'JSON, CSV or NDJSON. Days without a record are absent; negative days are kept as published.',
       ok: { description: 'The rows', type: [SeriesRowResponse] },
@@ -61,5 +61,5 @@ export function DiseaseSeriesController(definition: DiseaseDefinition): Type<obj
       });
     }
   }
-  return FiguresController;
+  return SeriesController;
 }

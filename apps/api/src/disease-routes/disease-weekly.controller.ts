@@ -19,14 +19,14 @@ import { setListHeaders } from '../list-routes/list-reply';
 import {
   CountryCorrectionsResponse,
   CountryLatestResponse,
-  WeeklyHistoryResponse,
+  WeeklyAnswerResponse,
 } from './records.responses';
 import { PublicCorrectionsQueryDto } from './dto/corrections-query.dto';
 import { MapQueryDto } from './dto/map-query.dto';
 import { MapResponse } from './derived-figures.responses';
 
 /**
- * The public weekly series of one disease, and beside them what the dashboard's map, country
+ * The public weekly answers of one disease, and beside them what the dashboard's map, country
  * page and country picker read: `weekly`, `country/:country/weekly`, `country/:country/corrections`,
  * `map` and `countries` under the `<key>/public` prefix its
  * controller declares (`CovidWeeklyController`, `MpoxWeeklyController`, with `@Public()` and
@@ -34,7 +34,8 @@ import { MapResponse } from './derived-figures.responses';
  * token.
  */
 export function DiseaseWeeklyController(definition: DiseaseDefinition): Type<object> {
-  // The OpenAPI operation ids these routes had when their controllers were named for a history:
+  // The OpenAPI operation ids these routes had when their controllers were named for a history
+  // (a word the glossary now keeps for revisions):
   // clients generated from the document keep their method names.
   const operationId = (method: string) =>
     `${definition.key[0].toUpperCase()}${definition.key.slice(1)}HistoryController_${method}`;
@@ -52,7 +53,7 @@ export function DiseaseWeeklyController(definition: DiseaseDefinition): Type<obj
     @Get('weekly')
     @Header('Content-Type', JSON_TYPE)
     @ApiOperation({
-      summary: `The world's weekly ${definition.label} history (columnar arrays)`,
+      summary: `The world's ${definition.label} weekly answer (columnar arrays)`,
       operationId: operationId('world'),
       description:
         'Each day summed over the countries with a record that day, then by ISO week: new cases ' +
@@ -60,7 +61,7 @@ export function DiseaseWeeklyController(definition: DiseaseDefinition): Type<obj
     })
     @ApiOkResponse({
       description: 'Empty arrays when there is no record',
-      type: WeeklyHistoryResponse,
+      type: WeeklyAnswerResponse,
     })
     world(): Promise<CachedValue<string>> {
       return this.weekly.worldJson();
@@ -69,13 +70,13 @@ export function DiseaseWeeklyController(definition: DiseaseDefinition): Type<obj
     @Get('country/:country/weekly')
     @Header('Content-Type', JSON_TYPE)
     @ApiOperation({
-      summary: `One country's weekly ${definition.label} history (columnar arrays)`,
+      summary: `One country's ${definition.label} weekly answer (columnar arrays)`,
       operationId: operationId('country'),
       description:
         'By ISO week (Monday to Sunday, named by its Sunday), oldest first: new cases and deaths ' +
         "summed, totals of the week's last record; `days` counts the week's records.",
     })
-    @ApiOkResponse({ description: 'Every week with records', type: WeeklyHistoryResponse })
+    @ApiOkResponse({ description: 'Every week with records', type: WeeklyAnswerResponse })
     @ApiBadRequest('Invalid country name', {
       error: MESSAGES.invalidParam,
       details: ['country : doit contenir de 1 à 100 caractères'],
@@ -116,7 +117,7 @@ export function DiseaseWeeklyController(definition: DiseaseDefinition): Type<obj
         "Each country's latest value at or before a day (`date`) or ISO week (`week`: any date " +
         'of it; `period=week` figures, dated by its Sunday), with its own `date`; without ' +
         'either, the latest date with a record. Places that are not countries are left out. ' +
-        'Metrics as `/series` (docs/figures.md).',
+        'Metrics as `/series` (docs/derived-figures.md).',
     })
     @ApiOkResponse({ description: 'The values, countries by name', type: MapResponse })
     @ApiBadRequest('Unknown metric, malformed date, or both date and week', {

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { FIGURE_FLAGS } from '@app/diseases';
 import { CORRECTED_FIELDS, CORRECTION_KINDS, VINTAGE_FIELDS } from '@app/database';
 
@@ -90,7 +90,9 @@ export class StatsSummaryResponse {
   @ApiProperty({ type: MpoxTotalsResponse }) mpox: MpoxTotalsResponse;
 }
 
-export class WeeklyHistoryResponse {
+// The schema keeps its first name, so that clients generated from the document keep their types.
+@ApiSchema({ name: 'WeeklyHistoryResponse' })
+export class WeeklyAnswerResponse {
   @ApiProperty({
     example: 'Germany',
     nullable: true,

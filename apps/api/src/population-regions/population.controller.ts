@@ -9,7 +9,7 @@ import { ApiCommonErrors } from '../common/api-responses';
 import { HttpCache } from '../http-cache/http-cache.decorator';
 import { ListFormatParam, ListRoute } from '../list-routes/list-route.decorator';
 import { setListHeaders } from '../list-routes/list-reply';
-import { PopulationResponse } from '../disease-routes/derived-figures.responses';
+import { PopulationResponse } from './population-regions.responses';
 
 const COLUMNS: ListColumns<PopulationResponse> = [
   'country',
@@ -22,7 +22,7 @@ const COLUMNS: ListColumns<PopulationResponse> = [
 
 /** `GET /population` (public: population is public data), the table the per-million figures use. */
 @Public()
-@ApiTags('Figures (public)')
+@ApiTags('Population and regions (public)')
 @ApiCommonErrors()
 @Controller('population')
 export class PopulationController {
@@ -34,8 +34,8 @@ export class PopulationController {
   @ApiOperation({
     summary: 'The population table: every country and year (`import population`)',
     description:
-      'By ISO alpha-3 code then year. A figure uses the population of its own year, else of the ' +
-      'nearest year (docs/figures.md).',
+      'By ISO alpha-3 code then year. A per-million figure uses the population of its own year, else of the ' +
+      'nearest year (docs/derived-figures.md).',
   })
   @ApiOkResponse({
     description: 'Every row (empty before a table is imported)',

@@ -4,7 +4,7 @@ import { allRegions } from '@app/countries';
 import { Public } from '../auth/public.decorator';
 import { ApiCommonErrors } from '../common/api-responses';
 import { HttpCache } from '../http-cache/http-cache.decorator';
-import { RegionResponse } from '../disease-routes/derived-figures.responses';
+import { RegionResponse } from './population-regions.responses';
 
 /** The regions' membership never changes while the process runs: worked out once. */
 const REGIONS: RegionResponse[] = allRegions().map((region) => ({
@@ -19,7 +19,7 @@ const REGIONS: RegionResponse[] = allRegions().map((region) => ({
 
 /** `GET /regions` (public): the regions `/series` accepts and their member countries. */
 @Public()
-@ApiTags('Figures (public)')
+@ApiTags('Population and regions (public)')
 @ApiCommonErrors()
 @Controller('regions')
 export class RegionsController {
@@ -30,7 +30,7 @@ export class RegionsController {
       "Every region `/series` accepts: World, OWID's six continents, the European Union, WHO's " +
       'six regions, each with its code, members, source and deviations',
     description:
-      "A region's `/series` figures are the sums of its members' (docs/figures.md). `/series` " +
+      "A region's `/series` figures are the sums of its members' (docs/derived-figures.md). `/series` " +
       'takes its name, code or an alias, case ignored; an unknown one is a 400 naming `country`.',
   })
   @ApiOkResponse({

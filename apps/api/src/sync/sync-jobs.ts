@@ -22,7 +22,7 @@ export interface SourceRun {
   error?: string;
 }
 
-const SERIES = { covid: COVID_DISEASE, mpox: MPOX_DISEASE };
+const DISEASES = { covid: COVID_DISEASE, mpox: MPOX_DISEASE };
 
 /** The importers a sync runs: the records' and the population table's. */
 export interface SyncImporters {
@@ -79,7 +79,7 @@ async function runSource(
           };
     }
     const result = await importers.records.run(
-      SERIES[dataset],
+      DISEASES[dataset],
       url,
       DEFAULT_DOWNLOAD,
       QUIET_PROGRESS,

@@ -1,5 +1,5 @@
 /**
- * The figures of a series, named and defined as in Our World in Data's files (docs/figures.md):
+ * The figures of a series, named and defined as in Our World in Data's files (docs/derived-figures.md):
  * the four stored ones, then the derived ones.
  */
 export const STORED_METRICS = ['total_cases', 'new_cases', 'total_deaths', 'new_deaths'] as const;

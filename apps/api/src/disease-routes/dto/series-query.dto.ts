@@ -40,7 +40,7 @@ export class SeriesQueryDto extends AsOfQueryDto implements FigureQuery {
     example: 'new_cases,new_cases_smoothed_per_million',
     description:
       `Comma-separated, in the order wanted (default: all): ${METRICS.join(', ')}. ` +
-      'An unknown name: 400 naming it (docs/figures.md defines each)',
+      'An unknown name: 400 naming it (docs/derived-figures.md defines each)',
   })
   @IsOptional()
   @IsMetricList()
