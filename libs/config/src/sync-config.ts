@@ -23,11 +23,11 @@ export const MIN_SYNC_INTERVAL_MS = 30_000;
 const MAX_SYNC_INTERVAL_MS = 30 * UNITS.d;
 export const DEFAULT_SYNC_INTERVAL = '6h';
 
-/** An entry starts at a data set's name: commas inside a URL's query stay part of it. */
+/** An entry starts at a dataset's name: commas inside a URL's query stay part of it. */
 const ENTRY_START = /,\s*(?=(?:covid|mpox|population)\s*=)/i;
 
 /**
- * `covid=https://...,mpox=https://...,population=https://...` (a data set may have several URLs, synced in the order
+ * `covid=https://...,mpox=https://...,population=https://...` (a dataset may have several URLs, synced in the order
  * given) and `30s`..`30d`. Throws ConfigValidationError naming every problem.
  */
 export function parseSyncConfig(
@@ -48,7 +48,7 @@ export function parseSyncConfig(
     return undefined;
   }
   const parsed: SyncSource[] = [];
-  /** The entry number of each data set and URL already listed. */
+  /** The entry number of each dataset and URL already listed. */
   const seen = new Map<string, number>();
   sources
     .split(ENTRY_START)

@@ -13,7 +13,7 @@ export * from './derived-figures/figure-cursor';
 export * from './derived-figures/population-table';
 export * from './derived-figures/derived-figures.service';
 export * from './derived-figures/figure-flags';
-// The records' types and the series' definitions live with their tables in `@app/database`
+// The records' types and the diseases' definitions live with their tables in `@app/database`
 // (decision 0035); re-exported so that the apps and tests keep importing them from here.
 export type {
   ChangeOrigin,

@@ -86,9 +86,9 @@ export class ImportService {
     ]);
   }
 
-  private disease(series: DiseaseDefinition) {
-    const found = this.diseases.get(series.key);
-    if (found === undefined) throw new Error(`no disease ${series.key}`);
+  private disease(definition: DiseaseDefinition) {
+    const found = this.diseases.get(definition.key);
+    if (found === undefined) throw new Error(`no disease ${definition.key}`);
     return found;
   }
 
@@ -249,12 +249,12 @@ export class ImportService {
    * server writes a chunk while the next is parsed; only the rows written are locked).
    */
   private sinkFor(
-    series: DiseaseDefinition,
+    definition: DiseaseDefinition,
     origin: ChangeOrigin,
     progress: ImportProgress,
     signal?: AbortSignal,
   ): RecordSink {
-    const { writer } = this.disease(series);
+    const { writer } = this.disease(definition);
     return this.config.db.type === 'mysql'
       ? new StreamingSink(writer, origin, progress, signal)
       : new BufferedSink(writer, origin, progress, signal);
@@ -265,11 +265,11 @@ export class ImportService {
    * none when it wrote nothing). Undefined when the count fails: the import itself stands.
    */
   private async corrected(
-    series: DiseaseDefinition,
+    definition: DiseaseDefinition,
     summary: ImportSummary,
   ): Promise<number | undefined> {
     if (summary.inserted + summary.updated === 0) return 0;
-    return this.disease(series)
+    return this.disease(definition)
       .corrections.countFigures({ requestId: summary.importId })
       .catch(() => undefined);
   }

@@ -13,7 +13,7 @@ import { TooLarge, TooManyRows } from './import-limits';
 import { DownloadOptions, downloadSource } from './source-download';
 import { isUrl, newAttempt } from './url-import.service';
 
-/** The `sources` rows of population tables carry this data set name. */
+/** The `sources` rows of population tables carry this dataset name. */
 export const POPULATION_DATASET = 'population';
 
 export type PopulationImport =
@@ -27,7 +27,7 @@ const QUOTED_PROBLEMS = 10;
  * Loads a population table (Our World in Data's layout) from a file or an http(s) URL into the
  * `population` table: matched to countries as it is read, then written in one transaction or not
  * at all (any unreadable row, or a file past `IMPORT_MAX_BYTES` or `IMPORT_MAX_ROWS`, refuses it). A URL is downloaded conditionally like the records'
- * sources, and every attempt is recorded in `sources` (data set `population`).
+ * sources, and every attempt is recorded in `sources` (dataset `population`).
  */
 @Injectable()
 export class PopulationImportService {

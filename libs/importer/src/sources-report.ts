@@ -40,7 +40,7 @@ const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms)
 
 /**
  * Every source known (rows of the `sources` table, and scheduled ones not attempted yet), ordered
- * by data set then URL: what `/api/sources` answers and `cli sources` prints.
+ * by dataset then URL: what `/api/sources` answers and `cli sources` prints.
  */
 export function sourcesReport(
   states: SourceState[],

@@ -153,7 +153,7 @@ describe('history, restore and revert (command line)', () => {
         2,
         `error: --revision must be from 1 to 2 for record ${id}\n`,
       ],
-      [['history', 'flu', '1'], 2, 'error: unknown data set "flu": expected covid or mpox\n'],
+      [['history', 'flu', '1'], 2, 'error: unknown disease "flu": expected covid or mpox\n'],
       [['history', 'covid', '0'], 2, 'error: invalid record id "0": expected a positive integer\n'],
       [
         ['revert', 'covid', '--actor', 'x', '--since', 'last week'],

@@ -216,14 +216,18 @@ describe('admin command line: import and export', () => {
     const unknown = join(bed.dir, 'unknown.csv');
     writeFileSync(unknown, 'a,b,c\n1,2,3\n');
     const cases: [string[], number, string][] = [
-      [['import', 'flu', OWID_MPOX], 2, 'error: unknown data set "flu": expected covid or mpox'],
+      [
+        ['import', 'flu', OWID_MPOX],
+        2,
+        'error: unknown dataset "flu": expected covid, mpox or population',
+      ],
       [['import', 'covid'], 2, "error: missing required argument 'file'"],
       [['import', 'covid', join(bed.dir, 'missing.csv')], 2, 'error: cannot read '],
       [['import', 'covid', bed.dir], 2, 'error: cannot read '],
       [['import', 'covid', empty], 1, `error: ${empty} is empty (no CSV header)`],
       [['import', 'covid', unknown], 1, 'error: unrecognised CSV header: expected the columns'],
       [['export'], 2, "error: missing required argument 'disease'"],
-      [['export', 'flu'], 2, 'error: unknown data set "flu"'],
+      [['export', 'flu'], 2, 'error: unknown disease "flu"'],
       [
         ['export', 'covid', '--country', ' '],
         2,

@@ -16,14 +16,13 @@ import {
   isUrl,
 } from '@app/importer';
 import { ExportService } from './export.service';
-import { diseaseNamed } from './disease-argument';
+import { datasetDisease, diseaseNamed } from './disease-argument';
 import { createProgress } from './progress-bar';
 
 /*
  * What `import` and `export` do, loaded only when one of them runs (records.command.ts declares
  * them): the importer, the services and the database stay unloaded for `--help`.
  */
-
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -143,7 +142,7 @@ export function importRecords(
     throw CliError.usage(`invalid --timeout ${given}: seconds, above 0 and at most 3600`);
   }
   if (dataset === POPULATION_DATASET) return importPopulation(file, timeout);
-  const definition = diseaseNamed(dataset);
+  const definition = datasetDisease(dataset);
   const started = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
   if (isUrl(file)) {
@@ -174,10 +173,10 @@ export function importRecords(
 
 /** `export <disease>` (declared in records.command.ts). */
 export function exportRecords(
-  dataset: string,
+  disease: string,
   options: { country?: string; format: string },
 ): Promise<void> {
-  const definition = diseaseNamed(dataset);
+  const definition = diseaseNamed(disease);
   const format = options.format;
   if (!isListFormat(format)) {
     throw CliError.usage(`invalid --format ${JSON.stringify(format)}: csv, ndjson or json`);

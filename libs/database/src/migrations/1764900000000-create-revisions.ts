@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-const SERIES = ['covid', 'mpox'];
+const DISEASES = ['covid', 'mpox'];
 
 /**
  * The history of every record, one append-only table per disease beside its data table: one row
@@ -64,7 +64,7 @@ export class CreateRevisions1764900000000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     const mysql = queryRunner.connection.options.type === 'mysql';
     const at = Date.now();
-    for (const key of SERIES) {
+    for (const key of DISEASES) {
       const table = `${key}_revisions`;
       for (const sql of mysql ? [mysqlTable(table)] : sqliteTable(table)) {
         await queryRunner.query(sql);
@@ -74,7 +74,7 @@ export class CreateRevisions1764900000000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const key of SERIES) {
+    for (const key of DISEASES) {
       await queryRunner.query(
         `DROP TABLE ${queryRunner.connection.driver.escape(`${key}_revisions`)}`,
       );

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-const SERIES = ['covid', 'mpox'];
+const DISEASES = ['covid', 'mpox'];
 
 /**
  * The change feed's order (docs/decisions/0024-change-feed-order.md). Each write transaction
@@ -49,7 +49,7 @@ export class RevisionCommits1765000000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const mysql = queryRunner.connection.options.type === 'mysql';
-    for (const key of SERIES) {
+    for (const key of DISEASES) {
       for (const sql of mysql ? mysqlStatements(key) : sqliteStatements(key)) {
         await queryRunner.query(sql);
       }
@@ -67,7 +67,7 @@ export class RevisionCommits1765000000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     const mysql = queryRunner.connection.options.type === 'mysql';
-    for (const key of SERIES) {
+    for (const key of DISEASES) {
       const revisions = `${key}_revisions`;
       await queryRunner.query(`DROP TABLE ${key}_revision_commits`);
       if (mysql) {

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-const SERIES = ['covid', 'mpox'];
+const DISEASES = ['covid', 'mpox'];
 
 const VALUES = [
   'date',
@@ -46,7 +46,7 @@ export class RevisionAsOf1765100000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const mysql = queryRunner.connection.options.type === 'mysql';
-    for (const key of SERIES) {
+    for (const key of DISEASES) {
       const table = `${key}_revisions`;
       await queryRunner.query(backfill(table, mysql));
       for (const [name, columns] of indexes(table)) {
@@ -61,7 +61,7 @@ export class RevisionAsOf1765100000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     const mysql = queryRunner.connection.options.type === 'mysql';
-    for (const key of SERIES) {
+    for (const key of DISEASES) {
       const table = `${key}_revisions`;
       for (const [name] of indexes(table)) {
         await queryRunner.query(mysql ? `DROP INDEX ${name} ON ${table}` : `DROP INDEX ${name}`);

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { ImportVia, importActor } from '@app/common';
 
-const SERIES = ['covid', 'mpox'];
+const DISEASES = ['covid', 'mpox'];
 
 /**
  * Imports' and syncs' actors named their source whole: a URL's query string and credentials (a
@@ -14,7 +14,7 @@ export class ImportActorNames1765450000000 implements MigrationInterface {
   name = 'ImportActorNames1765450000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    for (const key of SERIES) {
+    for (const key of DISEASES) {
       const table = `${key}_revisions`;
       // One name per source: a handful of distinct actors, each rewritten by one statement.
       const actors = (await queryRunner.query(

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-const SERIES = ['covid', 'mpox'];
+const DISEASES = ['covid', 'mpox'];
 
 /**
  * The corrections' index (docs/corrections.md): updates and deletions by place and date, so that
@@ -14,7 +14,7 @@ export class RevisionCorrectionsIndex1765500000000 implements MigrationInterface
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const mysql = queryRunner.connection.options.type === 'mysql';
-    for (const key of SERIES) {
+    for (const key of DISEASES) {
       const table = `${key}_revisions`;
       const columns = 'kind, country_key, date';
       await queryRunner.query(
@@ -27,7 +27,7 @@ export class RevisionCorrectionsIndex1765500000000 implements MigrationInterface
 
   async down(queryRunner: QueryRunner): Promise<void> {
     const mysql = queryRunner.connection.options.type === 'mysql';
-    for (const key of SERIES) {
+    for (const key of DISEASES) {
       const table = `${key}_revisions`;
       await queryRunner.query(
         mysql ? `DROP INDEX ${indexName(table)} ON ${table}` : `DROP INDEX ${indexName(table)}`,

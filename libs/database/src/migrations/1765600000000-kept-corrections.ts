@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { CorrectionStatements, correctionTables } from '../records/history/correction-statements';
 
-const SERIES = ['covid', 'mpox'];
+const DISEASES = ['covid', 'mpox'];
 
 /**
  * Corrections kept as rows, written by each write in its own transaction (decision 0036), so that
@@ -87,7 +87,7 @@ export class KeptCorrections1765600000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const mysql = queryRunner.connection.options.type === 'mysql';
-    for (const key of SERIES) {
+    for (const key of DISEASES) {
       for (const sql of mysql ? mysqlStatements(key) : sqliteStatements(key)) {
         await queryRunner.query(sql);
       }
@@ -109,7 +109,7 @@ export class KeptCorrections1765600000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     const mysql = queryRunner.connection.options.type === 'mysql';
-    for (const key of SERIES) {
+    for (const key of DISEASES) {
       const { corrections, correctedDays } = correctionTables(key);
       const commits = `${key}_revision_commits`;
       await queryRunner.query(`DROP TABLE ${corrections}`);

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-const SERIES = ['covid', 'mpox'];
+const DISEASES = ['covid', 'mpox'];
 
 /**
  * Each region's daily sums, kept by every write (decision 0036), and the regions' members they
@@ -26,9 +26,9 @@ export class RegionDays1765610000000 implements MigrationInterface {
     await queryRunner.query(
       'CREATE INDEX idx_region_members_country ON region_members (country_key)',
     );
-    for (const series of SERIES) {
+    for (const disease of DISEASES) {
       await queryRunner.query(
-        `CREATE TABLE ${series}_region_days (
+        `CREATE TABLE ${disease}_region_days (
           region varchar(64) NOT NULL,
           date date NOT NULL,
           total_cases bigint NOT NULL,
@@ -44,7 +44,7 @@ export class RegionDays1765610000000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const series of SERIES) await queryRunner.query(`DROP TABLE ${series}_region_days`);
+    for (const disease of DISEASES) await queryRunner.query(`DROP TABLE ${disease}_region_days`);
     await queryRunner.query('DROP TABLE region_members');
   }
 }

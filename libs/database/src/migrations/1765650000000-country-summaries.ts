@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 import { countrySummariesTable } from '../records/derived-tables';
 import { CountrySummaryStatements } from '../records/country-summary-statements';
 
-const SERIES = ['covid', 'mpox'];
+const DISEASES = ['covid', 'mpox'];
 
 /**
  * Each country's number of records and first and last dates, kept by every write (decision 0036)
@@ -17,9 +17,9 @@ export class CountrySummaries1765650000000 implements MigrationInterface {
       ? 'varchar(300) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL'
       : 'varchar(300) NOT NULL';
     const engine = mysql ? ' ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci' : '';
-    for (const series of SERIES) {
+    for (const disease of DISEASES) {
       await queryRunner.query(
-        `CREATE TABLE ${countrySummariesTable(series)} (
+        `CREATE TABLE ${countrySummariesTable(disease)} (
           country_key ${key},
           records int NOT NULL,
           first_date date NULL,
@@ -27,14 +27,14 @@ export class CountrySummaries1765650000000 implements MigrationInterface {
           PRIMARY KEY (country_key)
         )${engine}`,
       );
-      const statements = new CountrySummaryStatements(series, `${series}_data`, mysql);
+      const statements = new CountrySummaryStatements(disease, `${disease}_data`, mysql);
       for (const { sql, params } of statements.rebuild()) await queryRunner.query(sql, params);
     }
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const series of SERIES) {
-      await queryRunner.query(`DROP TABLE ${countrySummariesTable(series)}`);
+    for (const disease of DISEASES) {
+      await queryRunner.query(`DROP TABLE ${countrySummariesTable(disease)}`);
     }
   }
 }

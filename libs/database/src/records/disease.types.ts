@@ -1,7 +1,7 @@
 import { ListCursor } from './list-cursor';
 
 /**
- * What makes one disease's series: its name in paths and logs, and its records' table (made by
+ * What makes one disease: its name in paths and logs, and its records' table (made by
  * the migrations and described by its entity; read and written with SQL strings, decision 0032).
  */
 export interface DiseaseDefinition {
@@ -108,7 +108,7 @@ export interface ListFilter {
   asOf?: number;
 }
 
-/** One day of a series (a country's record, or the sums over countries for the world). */
+/** One day of a place (a country's record, or the sums over countries for the world). */
 export interface DailyValues {
   date: string;
   new_cases: number;
@@ -123,7 +123,7 @@ export interface FigureDay extends DailyValues {
 }
 
 /**
- * A weekly series as columnar arrays, one entry per ISO week (Monday to Sunday) that has records,
+ * A weekly answer as columnar arrays, one entry per ISO week (Monday to Sunday) that has records,
  * oldest first: `weeks` holds each week's Sunday, `days` how many days of it have records.
  */
 export interface WeeklyAnswer {

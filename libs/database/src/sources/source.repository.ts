@@ -55,7 +55,7 @@ const urlHash = (url: string) => createHash('sha256').update(url).digest('hex');
 const COLUMNS =
   'dataset, url, etag, last_modified, content_hash, last_attempt_at, last_success_at, outcome, rows_inserted, rows_updated, rows_unchanged, rows_skipped, figures_corrected, last_import_id, last_error';
 
-/** All SQL of the `sources` table (one row per data set and URL imported from). */
+/** All SQL of the `sources` table (one row per dataset and URL imported from). */
 @Injectable()
 export class SourceRepository {
   constructor(private readonly sql: SqlRunner) {}
@@ -73,7 +73,7 @@ export class SourceRepository {
     return rows.map(stateOf);
   }
 
-  /** Stores `state` as the row of its data set and URL, created on the first attempt. */
+  /** Stores `state` as the row of its dataset and URL, created on the first attempt. */
   async save(state: SourceState): Promise<void> {
     const values = [
       state.etag,

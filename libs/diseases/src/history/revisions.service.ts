@@ -10,7 +10,7 @@ import {
 } from './change-feed';
 import { FeedPosition, RecordRevision, RevisionRepository } from '@app/database';
 
-/** The reads of a series' history: the change feed, a record's revisions, `as_of` checks. */
+/** The reads of a disease's history: the change feed, a record's revisions, `as_of` checks. */
 export class RevisionsService {
   /** `listPages`: the turns the large lists' queries take, which the feed's take too. */
   constructor(

@@ -21,7 +21,7 @@ const COUNTRY_LATEST_COLUMNS: ListColumns<CountryLatest> = [
   'total_deaths',
 ];
 
-/** The answers about the places of a series: the lists of countries and a country's stats. */
+/** The answers about the places of a disease: the lists of countries and a country's stats. */
 export class CountriesService {
   constructor(
     private readonly repository: RecordReadsRepository,

@@ -38,7 +38,7 @@ interface ListPage {
   next?: string;
 }
 
-/** The record lists of a series (`GET /<key>/data`): cached, read whole, or streamed. */
+/** The record lists of a disease (`GET /<key>/data`): cached, read whole, or streamed. */
 export class RecordLists {
   constructor(
     private readonly repository: RecordReadsRepository,

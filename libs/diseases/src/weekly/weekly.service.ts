@@ -20,7 +20,7 @@ export class WeeklyService {
   ) {}
 
   /**
-   * A country's weekly series (see `weeklyAnswer`), looked up as the public country route looks
+   * A country's weekly answer (see `weeklyAnswer`), looked up as the public country route looks
    * it up; cached as JSON text.
    */
   countryJson(country: string): Promise<CachedValue<string>> {
@@ -36,7 +36,7 @@ export class WeeklyService {
     });
   }
 
-  /** The world's weekly series: each day's sums over the countries with a record that day. */
+  /** The world's weekly answer: each day's sums over the countries with a record that day. */
   worldJson(): Promise<CachedValue<string>> {
     return this.cache.getCached('json:weekly-world', async () => {
       // Sums over the countries that have a record on each date, oldest first.

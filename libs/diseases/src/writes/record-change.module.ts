@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { RedisModule } from '@app/messaging';
 import { RecordChangeService } from './record-change.service';
 
-/** One RecordChangeService per application, shared by every series. */
+/** One RecordChangeService per application, shared by every disease. */
 @Module({
   imports: [RedisModule],
   providers: [RecordChangeService],

@@ -7,9 +7,9 @@ const SUBSCRIBE_START_TIMEOUT_MS = 3000;
 
 /**
  * An API instance's `WriteNotice`: after each write (`RecordWriter`) it drops this instance's
- * cached reads of the series at once. With `REDIS_URL`, tells the other API instances when this one wrote records of a series, and
+ * cached reads of the disease at once. With `REDIS_URL`, tells the other API instances when this one wrote records of a disease, and
  * hears theirs (and the admin command line's imports): each instance then drops its cached
- * reads of that series at once instead of serving them until `CACHE_TTL_MS` runs out. Best
+ * reads of that disease at once instead of serving them until `CACHE_TTL_MS` runs out. Best
  * effort: while Redis is away, the cache lifetime still bounds how stale a read can be. Without
  * `REDIS_URL`, nothing is sent or heard.
  */
@@ -25,7 +25,7 @@ export class RecordChangeService implements WriteNotice, OnModuleInit, OnModuleD
    * instance is subscribed, and healthy, once it serves; it goes on without when Redis is down.
    */
   async onModuleInit(): Promise<void> {
-    this.listener = this.redis.listen(CHANGE_CHANNELS.records, (series) => this.changed(series));
+    this.listener = this.redis.listen(CHANGE_CHANNELS.records, (disease) => this.changed(disease));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       this.listener.subscribed,
@@ -43,29 +43,29 @@ export class RecordChangeService implements WriteNotice, OnModuleInit, OnModuleD
     this.listener?.stop();
   }
 
-  /** Calls `listener` whenever a change of `series` is announced (by any instance or the CLI). */
-  onChange(series: string, listener: () => void): void {
-    this.listeners.set(series, [...(this.listeners.get(series) ?? []), listener]);
+  /** Calls `listener` whenever a change of `disease` is announced (by any instance or the CLI). */
+  onChange(disease: string, listener: () => void): void {
+    this.listeners.set(disease, [...(this.listeners.get(disease) ?? []), listener]);
   }
 
-  /** Announces that records of `series` changed (its own listeners hear it too: harmless). */
-  announce(series: string): void {
-    this.redis.publish(CHANGE_CHANNELS.records, series);
+  /** Announces that records of `disease` changed (its own listeners hear it too: harmless). */
+  announce(disease: string): void {
+    this.redis.publish(CHANGE_CHANNELS.records, disease);
   }
 
   /**
-   * Records of `series` were written (by this instance's `RecordWriter`, or by the scheduled
+   * Records of `disease` were written (by this instance's `RecordWriter`, or by the scheduled
    * sync's worker): drops this instance's cached reads at once and tells the other instances.
    */
-  written(series: string): void {
-    this.changed(series);
-    this.announce(series);
+  written(disease: string): void {
+    this.changed(disease);
+    this.announce(disease);
   }
 
-  /** `null`: (re)connected, announcements may have been missed, so every series changed. */
-  private changed(series: string | null): void {
+  /** `null`: (re)connected, announcements may have been missed, so every disease changed. */
+  private changed(disease: string | null): void {
     for (const [key, listeners] of this.listeners) {
-      if (series === null || series === key) listeners.forEach((listener) => listener());
+      if (disease === null || disease === key) listeners.forEach((listener) => listener());
     }
   }
 }

@@ -26,7 +26,7 @@ export interface BulkWriteOptions {
 }
 
 /**
- * The one write path of a series: every writer (the API's single and bulk writes, imports, the
+ * The one write path of a disease's records: every writer (the API's single and bulk writes, imports, the
  * scheduled sync, the CLI's restore and revert) writes through it. It writes, the repositories
  * record the revisions in the same transaction, then it drops the cached reads and tells the
  * other instances (`WriteNotice`): after a write that changed something, and after one that failed
@@ -116,7 +116,7 @@ export class RecordWriter {
   }
 
   /**
-   * What the series' figures depend on was written elsewhere (the population table; a sync
+   * What the derived figures depend on was written elsewhere (the population table; a sync
    * worker's import): drops the cached reads and tells the other instances, as after a write.
    */
   async written(): Promise<void> {

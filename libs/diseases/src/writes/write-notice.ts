@@ -1,11 +1,11 @@
 import { CHANGE_CHANNELS, ChangeAnnouncer } from '@app/messaging';
 
 /**
- * How a write is made known: this process drops its cached reads of the series and tells the
+ * How a write is made known: this process drops its cached reads of the disease and tells the
  * other API instances (with REDIS_URL). An API instance's is `RecordChangeService`.
  */
 export interface WriteNotice {
-  written(series: string): void | Promise<void>;
+  written(disease: string): void | Promise<void>;
 }
 
 /**
@@ -14,5 +14,5 @@ export interface WriteNotice {
  */
 export function announcingNotice(redisUrl: string | undefined): WriteNotice {
   const announcer = new ChangeAnnouncer(redisUrl);
-  return { written: (series) => announcer.announce(CHANGE_CHANNELS.records, series) };
+  return { written: (disease) => announcer.announce(CHANGE_CHANNELS.records, disease) };
 }

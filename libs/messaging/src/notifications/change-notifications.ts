@@ -6,7 +6,7 @@
 export const CHANGE_CHANNELS = {
   /** Tokens issued, rotated or revoked (admin command line). */
   tokens: 'covid-api:api-tokens:changed',
-  /** Records written (an API instance or the admin command line); the message is the series key. */
+  /** Records written (an API instance or the admin command line); the message is the disease's key. */
   records: 'covid-api:records:changed',
 } as const;
 

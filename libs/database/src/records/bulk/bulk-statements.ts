@@ -78,7 +78,7 @@ export class BulkStatements {
 
   /**
    * The stored records with the keys of `records`, by country key and date. Keys close together
-   * (a file's new days, a whole series): one query (per `IN_LIST` countries) over their range of
+   * (a file's new days, a file restating every day): one query (per `IN_LIST` countries) over their range of
    * dates. Keys scattered over a much larger range (a source revising 1% of its rows): one query
    * per country naming its dates, so that the write does not read the whole table while it holds
    * the writer.

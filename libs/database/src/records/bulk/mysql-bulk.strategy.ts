@@ -37,7 +37,7 @@ export class MysqlBulkStrategy implements BulkStrategy {
   /**
    * Changed records are updated by id, new ones inserted (never upserted). An upsert of a stored
    * key takes an exclusive next-key lock on it, which covers the gap before it: while a source
-   * restated its series, every API insert next to any of its keys waited for the import's commit.
+   * restated its records, every API insert next to any of its keys waited for the import's commit.
    * Rows updated by id are locked alone. The keys were read without locks (READ COMMITTED), so
    * other writers may have changed them since; each write is then what it would have been after
    * theirs: a record deleted meanwhile is created again, a key created meanwhile is updated (or

@@ -18,18 +18,18 @@ export class SqliteBulkStrategy implements BulkStrategy {
     private readonly sql: SqlRunner,
     private readonly statements: BulkStatements,
     private readonly revisions: RevisionRepository,
-    series: string,
+    disease: string,
   ) {
     this.copySwap = new SqliteCopySwapLoad(
       sql.unbounded,
-      { data: statements.table, revisions: `${series}_revisions` },
-      series,
+      { data: statements.table, revisions: `${disease}_revisions` },
+      disease,
     );
   }
 
   /**
    * The records equal to the stored ones are left out before the write lock is taken; then many
-   * records to create or change (a first load, a restated series) in a store whose history is not
+   * records to create or change (a first load, a source restating its records) in a store whose history is not
    * much larger, each key once, are written on copies and swapped in (`SqliteCopySwapLoad`).
    */
   async beforeTransaction(

@@ -77,7 +77,7 @@ interface FileChanges {
 }
 
 /**
- * SQLite only: a large load (a first load, a source restating its series) without holding the only
+ * SQLite only: a large load (a first load, a source restating its records) without holding the only
  * writer for the whole load (decision 0026). The store is copied aside, the file's records and
  * their revisions are written into the copies in short transactions, invisible to readers, and one
  * short transaction brings over what other writers did meanwhile (found by their revisions) and
@@ -90,13 +90,13 @@ interface FileChanges {
  */
 export class SqliteCopySwapLoad {
   /**
-   * `sql`: a runner without a deadline (a load is long by design); `series`: the disease's key,
+   * `sql`: a runner without a deadline (a load is long by design); `disease`: the disease's key,
    * under which `history_horizons` notes its prunes.
    */
   constructor(
     private readonly sql: SqlRunner,
     private readonly live: Tables,
-    private readonly series: string,
+    private readonly disease: string,
   ) {}
 
   /** `records`: canonical country names, each key once. */
@@ -348,7 +348,7 @@ export class SqliteCopySwapLoad {
   private async prunedAt(manager: SqlSession): Promise<number | null> {
     const [row] = await manager.query<{ pruned_at: unknown }[]>(
       `SELECT pruned_at FROM history_horizons WHERE series = ?`,
-      [this.series],
+      [this.disease],
     );
     return row ? Number(row.pruned_at) : null;
   }

@@ -113,20 +113,20 @@ export class RevisionPruner {
   }
 
   private async setHorizon(manager: SqlSession, before: number): Promise<void> {
-    const series = this.definition.key;
+    const disease = this.definition.key;
     const [row] = await manager.query<{ pruned_before: unknown }[]>(
       `SELECT pruned_before FROM history_horizons WHERE series = ?`,
-      [series],
+      [disease],
     );
     if (!row) {
       await manager.query(
         `INSERT INTO history_horizons (series, pruned_before, pruned_at) VALUES (?, ?, ?)`,
-        [series, before, Date.now()],
+        [disease, before, Date.now()],
       );
     } else if (Number(row.pruned_before) < before) {
       await manager.query(
         `UPDATE history_horizons SET pruned_before = ?, pruned_at = ? WHERE series = ?`,
-        [before, Date.now(), series],
+        [before, Date.now(), disease],
       );
     }
   }
