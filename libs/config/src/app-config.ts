@@ -66,7 +66,7 @@ export interface AppConfig {
   tokenRefreshMs: number;
   /** How long the public aggregates may be served from memory (0: never). */
   cacheTtlMs: number;
-  /** `Cache-Control` of the public figures: `max-age` and `stale-while-revalidate`, in seconds. */
+  /** `Cache-Control` of the public routes' answers: `max-age` and `stale-while-revalidate`, in seconds. */
   httpCache: { maxAgeSeconds: number; staleWhileRevalidateSeconds: number };
   /** Scheduled sync from the sources' URLs; absent when off (no `SYNC_SOURCES`). */
   sync?: SyncConfig;

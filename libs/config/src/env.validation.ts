@@ -186,7 +186,7 @@ export class EnvironmentVariables {
   @Max(3_600_000)
   CACHE_TTL_MS?: number;
 
-  /** `Cache-Control: max-age` of the public figures, in seconds (0: revalidate every time). */
+  /** `Cache-Control: max-age` of the public routes' answers, in seconds (0: revalidate every time). */
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -194,7 +194,7 @@ export class EnvironmentVariables {
   @Max(86_400)
   HTTP_CACHE_MAX_AGE?: number;
 
-  /** `Cache-Control: stale-while-revalidate` of the public figures, in seconds. */
+  /** `Cache-Control: stale-while-revalidate` of the public routes' answers, in seconds. */
   @IsOptional()
   @Type(() => Number)
   @IsInt()

@@ -35,7 +35,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'body that is not JSON answers 415, a body larger than the limit 413, malformed JSON 400.',
         '',
         'Routes that answer 304 are cacheable: their 200 carries a strong `ETag` and `Cache-Control`',
-        '(public figures: `public, max-age, stale-while-revalidate`; token routes: `private, no-cache`',
+        '(public routes: `public, max-age, stale-while-revalidate`; token routes: `private, no-cache`',
         'with `Vary: Authorization`). Send the `ETag` back in `If-None-Match`: while the answer is the',
         'same, it is a 304 without a body. A 304 is counted by the rate limit like any other answer.',
         '',
