@@ -8,6 +8,6 @@ export * from './history/revision.repository';
 export * from './history/corrections.repository';
 export * from './history/revision-pruner';
 export * from './history/vintages.repository';
-export * from './derived-figures/figures.repository';
+export * from './derived-figures/derived-figures.repository';
 export * from './derived-figures/region-members.reconciler';
 export * from './record-repositories.module';

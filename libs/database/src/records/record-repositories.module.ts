@@ -4,7 +4,7 @@ import { diseaseToken } from '@app/common';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { SqlRunner } from '../sql-runner';
 import { BulkLoadRepository } from './bulk/bulk-load.repository';
-import { FiguresRepository } from './derived-figures/figures.repository';
+import { DerivedFiguresRepository } from './derived-figures/derived-figures.repository';
 import { CorrectionsRepository } from './history/corrections.repository';
 import { RevisionPruner } from './history/revision-pruner';
 import { RevisionRepository } from './history/revision.repository';
@@ -17,7 +17,7 @@ import { RecordWritesRepository } from './writes/record-writes.repository';
 export const RECORD_REPOSITORIES = [
   RevisionRepository,
   RecordReadsRepository,
-  FiguresRepository,
+  DerivedFiguresRepository,
   CorrectionsRepository,
   VintagesRepository,
   RecordWritesRepository,
@@ -80,10 +80,10 @@ export class RecordRepositoriesModule {
           (sql, revisions) => new RecordReadsRepository(sql, definition, revisions),
         ),
         provide(
-          FiguresRepository,
+          DerivedFiguresRepository,
           [RecordReadsRepository],
           (sql, records) =>
-            new FiguresRepository(sql, (asOf) => records.source(asOf), definition.key),
+            new DerivedFiguresRepository(sql, (asOf) => records.source(asOf), definition.key),
         ),
         provide(CorrectionsRepository, [], (sql) => new CorrectionsRepository(sql, definition.key)),
         provide(VintagesRepository, [], (sql) => new VintagesRepository(sql, definition.key)),

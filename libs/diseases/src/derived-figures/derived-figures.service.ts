@@ -1,6 +1,6 @@
 import { ApiError, MESSAGES, problemMessage, ConcurrencyLimit } from '@app/common';
 import { Region, countryLookupKey, regionNamed, resolveCountry } from '@app/countries';
-import { FiguresRepository, PopulationRow } from '@app/database';
+import { DerivedFiguresRepository, PopulationRow } from '@app/database';
 import { ListFormat, isWholeDownload, listChunks, listText } from '../list-format';
 import { CachedValue, ReadCache } from '../read-cache';
 import { STREAM_TURNS } from '../stream-turns';
@@ -77,7 +77,7 @@ const badQuery = (...problems: Parameters<typeof problemMessage>[0][]) =>
  */
 export class DerivedFiguresService {
   constructor(
-    private readonly repository: FiguresRepository,
+    private readonly repository: DerivedFiguresRepository,
     private readonly populationRows: () => Promise<PopulationRow[]>,
     private readonly cache: ReadCache,
     private readonly listPages: ConcurrencyLimit,

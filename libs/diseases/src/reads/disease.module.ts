@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig } from '@app/config';
 import {
   CorrectionsRepository,
   DEFAULT_POOL_SIZE,
-  FiguresRepository,
+  DerivedFiguresRepository,
   PopulationModule,
   PopulationRepository,
   RecordReadsRepository,
@@ -118,13 +118,13 @@ export class DiseaseModule {
           CorrectionsService,
           [
             token(CorrectionsRepository),
-            token(FiguresRepository),
+            token(DerivedFiguresRepository),
             token(ReadCache),
             token(ConcurrencyLimit),
           ],
           (
             corrections: CorrectionsRepository,
-            figures: FiguresRepository,
+            figures: DerivedFiguresRepository,
             cache: ReadCache,
             listPages: ConcurrencyLimit,
           ) =>
@@ -139,7 +139,7 @@ export class DiseaseModule {
         provide(
           DerivedFiguresService,
           [
-            token(FiguresRepository),
+            token(DerivedFiguresRepository),
             PopulationRepository,
             token(ReadCache),
             token(ConcurrencyLimit),
@@ -148,7 +148,7 @@ export class DiseaseModule {
             token(VintagesService),
           ],
           (
-            figures: FiguresRepository,
+            figures: DerivedFiguresRepository,
             population: PopulationRepository,
             cache: ReadCache,
             listPages: ConcurrencyLimit,
@@ -171,14 +171,14 @@ export class DiseaseModule {
           WeeklyService,
           [
             token(RecordReadsRepository),
-            token(FiguresRepository),
+            token(DerivedFiguresRepository),
             token(DerivedFiguresService),
             token(CorrectionsService),
             token(ReadCache),
           ],
           (
             repository: RecordReadsRepository,
-            days: FiguresRepository,
+            days: DerivedFiguresRepository,
             figures: DerivedFiguresService,
             corrections: CorrectionsService,
             cache: ReadCache,

@@ -1,6 +1,6 @@
 import { ApiError, MESSAGES } from '@app/common';
 import { WORLD, countryLookupKey, regionNamed, resolveCountry } from '@app/countries';
-import { FiguresRepository, RecordReadsRepository } from '@app/database';
+import { DerivedFiguresRepository, RecordReadsRepository } from '@app/database';
 import { DerivedFiguresService } from '../derived-figures/derived-figures.service';
 import { CorrectionsService } from '../history/corrections.service';
 import { CachedValue, ReadCache } from '../read-cache';
@@ -13,7 +13,7 @@ import { weeklyAnswer } from './weekly-answer';
 export class WeeklyService {
   constructor(
     private readonly repository: RecordReadsRepository,
-    private readonly days: FiguresRepository,
+    private readonly days: DerivedFiguresRepository,
     private readonly figures: DerivedFiguresService,
     private readonly corrections: CorrectionsService,
     private readonly cache: ReadCache,

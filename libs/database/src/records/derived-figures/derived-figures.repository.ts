@@ -39,7 +39,7 @@ const where = (conditions: string[]) =>
   conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
 
 /** The SQL of the derived series: days of a place, sums of a region, counts for cursor pages. */
-export class FiguresRepository {
+export class DerivedFiguresRepository {
   private readonly summaryTable: string;
   private readonly regionTable: string;
 

@@ -1,7 +1,7 @@
 import { SqlReader } from '../../sql-runner';
-import { FiguresRepository } from './figures.repository';
+import { DerivedFiguresRepository } from './derived-figures.repository';
 
-describe('FiguresRepository.latestDays', () => {
+describe('DerivedFiguresRepository.latestDays', () => {
   /** 250 places, each with its last date by then; the statements the read runs. */
   function repository(mysql: boolean) {
     const statements: { sql: string; params: unknown[] }[] = [];
@@ -19,7 +19,7 @@ describe('FiguresRepository.latestDays', () => {
       }
       return Promise.resolve([]);
     };
-    const figures = new FiguresRepository(
+    const figures = new DerivedFiguresRepository(
       { read: query as SqlReader['read'], mysql },
       () => ({ from: 'covid_data', params: [] }),
       'covid',
