@@ -32,6 +32,8 @@ interface Options {
   nodeFlags: Record<string, string>;
   /** Extra environment of every API process (e.g. `CACHE_TTL_MS=0`: every request through Nest). */
   apiEnv: Record<string, string>;
+  /** Further request headers sent on every route (e.g. `Accept`, as browsers and curl send). */
+  header: Record<string, string>;
   procs: number;
   rounds: number;
   duration: number;
@@ -64,6 +66,13 @@ const named =
   };
 
 const build = named('name=path/to/main.js');
+
+/** A repeatable `name: value` request header, collected by its lower-case name. */
+const header = (value: string, previous: Record<string, string>): Record<string, string> => {
+  const match = /^([\w-]+):\s*(.*)$/.exec(value);
+  if (!match) throw new InvalidArgumentError('--header name:value');
+  return { ...previous, [match[1].toLowerCase()]: match[2] };
+};
 const nodeFlags = named('name=flags', true);
 
 function parseOptions(argv: string[]): Options {
@@ -107,6 +116,12 @@ function parseOptions(argv: string[]): Options {
       '--api-env <NAME=value>',
       'extra environment of every API process (repeatable)',
       named('--api-env NAME=value', true),
+      {},
+    )
+    .option(
+      '--header <name:value>',
+      'a request header sent on every route, e.g. --header "accept: */*" (repeatable)',
+      header,
       {},
     )
     .option('--label <label>', 'suffix of the result file name')
@@ -228,7 +243,10 @@ async function main(): Promise<void> {
 
     for (const route of routes) {
       log(`${route.method} ${route.path}`);
-      const target = (server: ServerProcess) => routeTarget(server, route);
+      const target = (server: ServerProcess) => {
+        const plain = routeTarget(server, route);
+        return { ...plain, headers: { ...plain.headers, ...options.header } };
+      };
       const load = { connections: options.connections, duration: options.duration };
       const everyone = [...contenders.map((c) => c.server), baselineServer];
       if (options.warmup > 0) {

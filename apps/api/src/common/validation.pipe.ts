@@ -5,6 +5,7 @@ import {
   PipeTransform,
 } from '@nestjs/common';
 import { ApiError, ErrorBody, MESSAGES } from '@app/common';
+import { InputMemo } from '../route-metadata/input-memo';
 import { BodyValidationPipe } from './body-validation.pipe';
 import { fieldProblems, wording } from './validation-problems';
 
@@ -46,43 +47,32 @@ export class ValidationPipe implements PipeTransform {
    * (no clock, no state): the same input always gets the same answer, and partners poll the same
    * few URLs. Bodies, whose dates are checked against today, are validated every time. Kept because
    * class-validator is a visible share of a request's CPU on routes through Nest's router
-   * (`bench:compare --api-env CACHE_TTL_MS=0`).
+   * (`bench:compare`, docs/performance.md).
    */
-  private readonly remembered = new Map<Dto, Map<string, Outcome>>();
+  private readonly outcomes = new InputMemo<Outcome>(MAX_REMEMBERED);
 
   transform(value: unknown, metadata: ArgumentMetadata): unknown {
     const { metatype, type } = metadata;
     if (!metatype || PRIMITIVES.has(metatype) || type === 'custom') return value;
     const dto = metatype as Dto;
     if (type === 'body') return this.bodies.transform(value, metadata);
-    let outcomes = this.remembered.get(dto);
-    if (!outcomes) {
-      outcomes = new Map();
-      this.remembered.set(dto, outcomes);
-    }
     const key = `${type}:${JSON.stringify(value ?? null)}`;
-    const outcome = outcomes.get(key);
+    const outcome = this.outcomes.get(dto, key);
     if (outcome) return answer(outcome);
     const pipe = type === 'query' ? this.queries : this.params;
     return pipe.transform(value, metadata).then(
       (instance: object) => {
-        remember(outcomes, key, { instance: Object.freeze(instance) });
+        this.outcomes.set(dto, key, { instance: Object.freeze(instance) });
         return instance;
       },
       (error: unknown) => {
         if (error instanceof ApiError) {
-          remember(outcomes, key, { refusal: error.getResponse() as ErrorBody });
+          this.outcomes.set(dto, key, { refusal: error.getResponse() as ErrorBody });
         }
         throw error;
       },
     );
   }
-}
-
-/** Bounded: past `MAX_REMEMBERED` inputs of one DTO, forgotten at once. */
-function remember(outcomes: Map<string, Outcome>, key: string, outcome: Outcome): void {
-  if (outcomes.size >= MAX_REMEMBERED) outcomes.clear();
-  outcomes.set(key, outcome);
 }
 
 function answer(outcome: Outcome): object {

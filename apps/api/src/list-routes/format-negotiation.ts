@@ -2,6 +2,7 @@ import Negotiator from 'negotiator';
 import { ApiError, MESSAGES, problemMessage } from '@app/common';
 import { LIST_FORMATS, ListFormat, isListFormat } from '@app/diseases';
 import { JSON_TYPE } from '../common/json-content-type';
+import { InputMemo } from '../route-metadata/input-memo';
 
 /** The content type of each list format. */
 export const LIST_CONTENT_TYPES: Record<ListFormat, string> = {
@@ -18,25 +19,20 @@ const MEDIA_TYPES: Record<string, ListFormat> = {
 };
 const MEDIA_TYPE_NAMES = Object.keys(MEDIA_TYPES);
 
-/** `Accept` values worked out, at most (then forgotten at once): clients send a handful. */
-const MAX_REMEMBERED = 256;
-const remembered = new Map<string, ListFormat>();
-
 /**
- * The list format an `Accept` header asks for. Run for every request served from memory (the
- * kept answers are per format), hence remembered: a clients' few `Accept` values are parsed once.
+ * `Accept` values worked out: run for every request served from memory, whose kept answers are
+ * per format, and clients send a handful of values.
  */
+const formats = new InputMemo<ListFormat>(256);
+
+/** The list format an `Accept` header asks for: none, a wildcard or none of `MEDIA_TYPES`, JSON. */
 export function acceptedFormat(accept: string | string[] | undefined): ListFormat {
   if (accept === undefined) return 'json';
   const header = Array.isArray(accept) ? accept.join(', ') : accept;
-  let format = remembered.get(header);
-  if (format === undefined) {
+  return formats.of(MEDIA_TYPES, header, () => {
     const best = new Negotiator({ headers: { accept: header } }).mediaType(MEDIA_TYPE_NAMES);
-    format = best === undefined ? 'json' : (MEDIA_TYPES[best] ?? 'json');
-    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-    remembered.set(header, format);
-  }
-  return format;
+    return best === undefined ? 'json' : (MEDIA_TYPES[best] ?? 'json');
+  });
 }
 
 /**
