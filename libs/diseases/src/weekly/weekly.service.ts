@@ -4,6 +4,7 @@ import { DerivedFiguresRepository, RecordReadsRepository } from '@app/database';
 import { DerivedFiguresService } from '../derived-figures/derived-figures.service';
 import { CorrectionsService } from '../history/corrections.service';
 import { CachedValue, ReadCache } from '../read-cache';
+import { STREAM_TURNS } from '../stream-turns';
 import { weeklyAnswer } from './weekly-answer';
 
 /**
@@ -40,10 +41,14 @@ export class WeeklyService {
   worldJson(): Promise<CachedValue<string>> {
     return this.cache.getCached('json:weekly-world', async () => {
       // Sums over the countries that have a record on each date, oldest first.
+      // A turn of the event loop between the reads: SQLite's resolve at once, and together with
+      // the weeks' figures they held it too long (decision 0056).
       const days = await this.days.regionDays({ name: WORLD, keys: [] }, {});
+      await STREAM_TURNS.next();
       const table = await this.figures.population();
       const populationOf = this.figures.populationOf(table, { region: regionNamed(WORLD) });
       const corrected = await this.corrections.regionCorrectedDates(WORLD);
+      await STREAM_TURNS.next();
       return JSON.stringify(weeklyAnswer(null, days, populationOf, corrected));
     });
   }
