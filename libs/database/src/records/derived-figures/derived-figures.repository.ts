@@ -199,7 +199,8 @@ export class DerivedFiguresRepository {
     if (source.params.length === 0) return this.keptPlaceCounts(source.from, range, after);
     const { conditions, params } = rangeWhere(range);
     if (after !== undefined) {
-      conditions.push('(country_key > ? OR (country_key = ? AND date > ?))');
+      // The `>=` is what the planners seek on (the OR alone scans from the first place).
+      conditions.push('country_key >= ?', '(country_key > ? OR date > ?)');
       params.push(after.key, after.key, after.date);
     }
     const rows = await this.sql.read<Row>(

@@ -79,7 +79,9 @@ export class VintagesRepository {
       conditions.push('r.country_key IS NOT NULL');
     }
     if (filter.start !== undefined) {
-      conditions.push('(r.country_key > ? OR (r.country_key = ? AND r.date >= ?))');
+      // The `>=` alone is what both planners seek on: with only the OR, SQLite scans the index
+      // from its first place, so a late page of a whole download cost the places before it.
+      conditions.push('r.country_key >= ?', '(r.country_key > ? OR r.date >= ?)');
       params.push(filter.start.key, filter.start.key, filter.start.date);
     }
     if (filter.from !== undefined) {
