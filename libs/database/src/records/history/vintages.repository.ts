@@ -48,10 +48,13 @@ export class VintagesRepository {
   /**
    * MariaDB's hints: on a small or fresh table its planner may take the `(date, record_id)` index,
    * and with few commits it reads the commits first, then sorts the whole range: the revisions
-   * come first (`STRAIGHT_JOIN`, the tables in the FROM's order), read in the index's order.
+   * come first (`STRAIGHT_JOIN`, the tables in the FROM's order), read in the index's order. With
+   * few commits it also joins them through a join buffer, which sorts the whole range after the
+   * page's place again: each commit is found by its index (`bySet`).
    */
   private readonly byPlace: string;
   private readonly inOrder: string;
+  private readonly bySet: string;
 
   /** @param key the disease's key (its tables' prefix). */
   constructor(
@@ -62,6 +65,7 @@ export class VintagesRepository {
     this.commits = `${key}_revision_commits`;
     this.byPlace = sql.mysql ? ` FORCE INDEX (idx_${key}_revisions_country_date)` : '';
     this.inOrder = sql.mysql ? 'STRAIGHT_JOIN ' : '';
+    this.bySet = sql.mysql ? ` FORCE INDEX (uq_${key}_revision_commits_change_set)` : '';
   }
 
   /**
@@ -104,11 +108,11 @@ export class VintagesRepository {
          n.id AS moved_id, nc.seq AS moved_seq,
          CASE WHEN n.change_set = 0 THEN n.at ELSE nc.at END AS moved_at
        FROM ${this.revisions} r${this.byPlace}
-       JOIN ${this.commits} c ON c.change_set = r.change_set
+       JOIN ${this.commits} c${this.bySet} ON c.change_set = r.change_set
        LEFT JOIN ${this.revisions} n ON n.id = (
            SELECT MIN(m.id) FROM ${this.revisions} m WHERE m.record_id = r.record_id AND m.id > r.id)
          AND (n.country_key <> r.country_key OR n.date <> r.date)
-       LEFT JOIN ${this.commits} nc ON nc.change_set = n.change_set
+       LEFT JOIN ${this.commits} nc${this.bySet} ON nc.change_set = n.change_set
        WHERE ${conditions.join(' AND ')}
        ORDER BY ${order}${limit === undefined ? '' : ' LIMIT ?'}`,
       params,
