@@ -1,17 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { LazyModuleLoader } from '@nestjs/core';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { AppConfig, InjectConfig, SyncSource } from '@app/config';
 import { SourceRepository } from '@app/database';
-import {
-  ImporterModule,
-  PopulationImportService,
-  UrlImportService,
-  newAttempt,
-} from '@app/importer';
-import { SourceRun, SyncImporters, failedRun, runSources } from './sync-jobs';
+import { PopulationImportService, UrlImportService, newAttempt } from '@app/importer';
+import { SourceRun, failedRun, runSources } from './sync-jobs';
 import { STOP_SYNC, SyncWorkerInput, SyncWorkerOutput } from './sync-worker.protocol';
 
 /** The compiled worker, beside this file once built (absent when run from the TypeScript sources). */
@@ -30,7 +24,8 @@ type WorkerEnd = { done: true } | { done: false; error: string; inSource: boolea
 @Injectable()
 export class SyncRunner {
   constructor(
-    private readonly modules: LazyModuleLoader,
+    private readonly importer: UrlImportService,
+    private readonly population: PopulationImportService,
     private readonly sources: SourceRepository,
     @InjectConfig() private readonly config: AppConfig,
   ) {}
@@ -40,7 +35,8 @@ export class SyncRunner {
   }
 
   async run(sources: SyncSource[], signal: AbortSignal): Promise<SourceRun[]> {
-    if (!this.inWorker) return runSources(await this.importers(), sources, signal);
+    if (!this.inWorker)
+      return runSources({ records: this.importer, population: this.population }, sources, signal);
     const runs: SourceRun[] = [];
     while (runs.length < sources.length && !signal.aborted) {
       const end = await this.worker(sources.slice(runs.length), signal, (run) => runs.push(run));
@@ -63,15 +59,6 @@ export class SyncRunner {
       runs.push(failedRun(source, end.error));
     }
     return runs;
-  }
-
-  /** The importers of an in-process sync, their module loaded the first time (Nest keeps it). */
-  private async importers(): Promise<SyncImporters> {
-    const importer = await this.modules.load(() => ImporterModule);
-    return {
-      records: importer.get(UrlImportService),
-      population: importer.get(PopulationImportService),
-    };
   }
 
   /** Runs `sources` in one worker, telling each source's run as it ends. */

@@ -1,7 +1,8 @@
-import { NamedLocks, SourceRepository } from '@app/database';
+import { NamedLocks } from '@app/database';
 import { Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { RedisModule } from '@app/messaging';
+import { ImporterModule } from '@app/importer';
 import { RecordChangeModule } from '@app/diseases';
 import { CovidModule } from '../covid/covid.module';
 import { MpoxModule } from '../mpox/mpox.module';
@@ -14,12 +15,16 @@ import { SyncService } from './sync.service';
 
 /** Scheduled sync from the sources' URLs, its lock and status (`/api/sources`, health). */
 @Module({
-  imports: [ScheduleModule.forRoot(), RedisModule, RecordChangeModule, CovidModule, MpoxModule],
+  imports: [
+    ScheduleModule.forRoot(),
+    RedisModule,
+    RecordChangeModule,
+    ImporterModule,
+    CovidModule,
+    MpoxModule,
+  ],
   controllers: [SourcesController],
-  // The importer (its own write path per disease) is loaded by `SyncRunner` only where the sync
-  // runs in this process; otherwise it lives in the worker thread alone.
   providers: [
-    SourceRepository,
     SyncService,
     SyncLockService,
     NamedLocks,
