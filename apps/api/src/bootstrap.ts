@@ -15,7 +15,7 @@ import { echoRequestId, requestId } from './logging/request-id';
 import { countRequests } from './metrics/request-metrics.hook';
 import { serveCachedResponses } from './response-cache/serve-cached-responses';
 import { enableCors, registerSecurityHeaders } from './security/http-security';
-import { drainRefusedBodies } from './security/refused-body-drain.hook';
+import { drainUnreadBodies } from './security/unread-body-drain.hook';
 import { SHUTDOWN_SIGNALS } from './shutdown-deadline';
 import { CLIENT_TIMEOUTS } from './client-timeouts';
 
@@ -71,7 +71,7 @@ export async function createApp(
   logRequests(app);
   countRequests(app);
   closeConnectionsWhenStopping(app);
-  drainRefusedBodies(app, config.bodyLimitBytes);
+  drainUnreadBodies(app, config.bodyLimitBytes);
   registerSecurityHeaders(app);
   requireHostHeader(app);
   enableCors(app, config);

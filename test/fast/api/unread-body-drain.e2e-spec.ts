@@ -1,7 +1,8 @@
 /**
- * A body over BODY_LIMIT from a client that sends it whole, without `Expect: 100-continue`: the
- * client must read the 413, not a reset connection (Node's http and Python's urllib report EPIPE
- * or ECONNRESET when the server closes while they still write). The rest of the body is read and
+ * A body that the answer leaves unread (over BODY_LIMIT: 413; a media type refused: 415; a GET's
+ * body, ignored) from a client that sends it whole, without `Expect: 100-continue`: the client
+ * must read the answer, not a reset connection (Node's http and Python's urllib report EPIPE or
+ * ECONNRESET when the server closes while they still write). The rest of the body is read and
  * dropped, up to a bound: a body far beyond it still gets its connection closed.
  */
 import { MESSAGES } from '@app/common';
@@ -37,10 +38,20 @@ describe('a body over the limit sent whole (no Expect: 100-continue)', () => {
   });
 
   /**
-   * POSTs `body` with Node's http client, written in one go: the answer, and every error either
+   * Sends `body` with Node's http client, written in one go: the answer, and every error either
    * side of the exchange reported until the request closed.
    */
-  function post(body: Buffer, chunked: boolean, keepAlive: boolean) {
+  function send(
+    body: Buffer,
+    chunked: boolean,
+    keepAlive: boolean,
+    {
+      method = 'POST',
+      path = '/api/covid/data/bulk',
+      type = 'application/json',
+      gzip = false,
+    } = {},
+  ) {
     return new Promise<Answer>((resolve) => {
       const answer: Answer = { body: '', errors: [] };
       const failed = (error: NodeJS.ErrnoException) =>
@@ -49,12 +60,13 @@ describe('a body over the limit sent whole (no Expect: 100-continue)', () => {
         {
           host: '127.0.0.1',
           port,
-          method: 'POST',
-          path: '/api/covid/data/bulk',
+          method,
+          path,
           // Without an agent, Node asks for `Connection: close`, as Python's urllib does.
           agent: keepAlive ? agents.keepAlive : false,
           headers: {
-            'content-type': 'application/json',
+            'content-type': type,
+            ...(gzip && { 'accept-encoding': 'gzip' }),
             ...(chunked ? {} : { 'content-length': String(body.length) }),
             ...t.auth(),
           },
@@ -98,7 +110,7 @@ describe('a body over the limit sent whole (no Expect: 100-continue)', () => {
     'answers 413 JSON to a client that writes 24 MB at once (%s)',
     async (_, chunked, keepAlive) => {
       // Three times the limit: more than the kernel's buffers take in on their own.
-      const answer = await post(records(24 * MB), chunked, keepAlive);
+      const answer = await send(records(24 * MB), chunked, keepAlive);
       expect(answer).toEqual({
         status: 413,
         type: 'application/json; charset=utf-8',
@@ -107,6 +119,32 @@ describe('a body over the limit sent whole (no Expect: 100-continue)', () => {
       });
       const stored = await t.http.get('/api/covid/data').query({ country: 'Drain' }).set(t.auth());
       expect(stored.body).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['a 415 (a media type refused)', { type: 'text/html' }, 415, MESSAGES.unsupportedMediaType],
+    ['a GET with a body (ignored)', { method: 'GET', path: '/api/regions' }, 200, undefined],
+    [
+      'a GET with a body, answered compressed',
+      { method: 'GET', path: '/api/regions', gzip: true },
+      200,
+      undefined,
+    ],
+    [
+      'a 404 to a GET with a body',
+      { method: 'GET', path: '/api/nowhere' },
+      404,
+      MESSAGES.routeNotFound,
+    ],
+  ])(
+    'answers %s in whole to a client that writes 6 MB at once',
+    async (_, request, status, error) => {
+      for (const size of [6 * MB, 3 * MB]) {
+        const answer = await send(records(size), false, false, request);
+        expect({ status: answer.status, errors: answer.errors }).toEqual({ status, errors: [] });
+        if (error !== undefined) expect(JSON.parse(answer.body)).toEqual({ error });
+      }
     },
   );
 
