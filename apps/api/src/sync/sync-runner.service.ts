@@ -34,12 +34,23 @@ export class SyncRunner {
     return existsSync(WORKER_FILE) && this.config.db.path !== ':memory:';
   }
 
-  async run(sources: SyncSource[], signal: AbortSignal): Promise<SourceRun[]> {
-    if (!this.inWorker)
-      return runSources({ records: this.importer, population: this.population }, sources, signal);
+  /** Runs `sources` in turn; `ended` hears each source's run as it ends, before the next starts. */
+  async run(
+    sources: SyncSource[],
+    signal: AbortSignal,
+    ended: (run: SourceRun) => void = () => undefined,
+  ): Promise<SourceRun[]> {
+    if (!this.inWorker) {
+      const importers = { records: this.importer, population: this.population };
+      return runSources(importers, sources, signal, { started: () => undefined, ended });
+    }
     const runs: SourceRun[] = [];
+    const tell = (run: SourceRun) => {
+      runs.push(run);
+      ended(run);
+    };
     while (runs.length < sources.length && !signal.aborted) {
-      const end = await this.worker(sources.slice(runs.length), signal, (run) => runs.push(run));
+      const end = await this.worker(sources.slice(runs.length), signal, tell);
       if (end.done) break;
       if (!end.inSource) {
         if (runs.length === 0) throw new Error(end.error);
@@ -56,7 +67,7 @@ export class SyncRunner {
         ),
         lastError: end.error,
       });
-      runs.push(failedRun(source, end.error));
+      tell(failedRun(source, end.error));
     }
     return runs;
   }

@@ -13,6 +13,7 @@ import { SourceRepository } from '@app/database';
 import { COVID_DISEASE, MPOX_DISEASE, RecordChangeService } from '@app/diseases';
 import { MetricsService } from '../metrics/metrics.service';
 import { SyncLockService } from './sync-lock.service';
+import { SourceRun } from './sync-jobs';
 import { SyncRunner } from './sync-runner.service';
 
 const TIMER = 'sync';
@@ -24,9 +25,9 @@ export type SyncRunResult = 'ran' | 'busy' | 'done-elsewhere' | 'off';
  * The scheduled sync (`SYNC_SOURCES`, `SYNC_INTERVAL`): shortly after start-up, then at each slot
  * of the interval (`sync-schedule.ts`), imports every source from its URL (`SyncRunner`), one
  * instance at a time (`SyncLockService`). A slot whose sources were all attempted already (by
- * another instance) is skipped. After writes, the write notice (`RecordChangeService.written`,
- * what each write path calls) drops this instance's cached reads and tells the others, so that
- * every instance serves the new figures.
+ * another instance) is skipped. As each source's import ends, the write notice
+ * (`RecordChangeService.written`, what each write path calls) drops this instance's cached reads
+ * and tells the others, so that every instance serves the new figures.
  */
 @Injectable()
 export class SyncService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -148,20 +149,14 @@ export class SyncService implements OnApplicationBootstrap, OnApplicationShutdow
     const started = Date.now();
     let runs;
     try {
-      runs = await this.runner.run(sync.sources, this.stop.signal);
+      // Each source's figures are served as soon as its import ends, not after the whole run.
+      runs = await this.runner.run(sync.sources, this.stop.signal, (run) => this.announce(run));
     } catch (error) {
       this.metrics.recordFailedSync(sync.sources);
       throw error;
     }
     // Counted from what the worker reported: its imports ran on a connection of its own.
     this.metrics.recordSync(runs, Date.now());
-    // A population table changes both diseases' per-million figures.
-    const written = new Set(
-      runs
-        .filter((r) => r.outcome !== 'unchanged')
-        .flatMap((r) => (r.dataset === 'population' ? ['covid', 'mpox'] : [r.dataset])),
-    );
-    for (const dataset of written) if (this.diseases.has(dataset)) this.changes.written(dataset);
     for (const run of runs) {
       // The worker's errors name their source already; whatever else it quotes is named here.
       const error = run.error ? `: ${withSourceNames(run.error, [run.url])}` : '';
@@ -170,5 +165,15 @@ export class SyncService implements OnApplicationBootstrap, OnApplicationShutdow
       else this.logger.log(line);
     }
     this.logger.log(`sync done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+
+  /**
+   * Drops the cached reads that one source's run may have changed (the worker's writes are not
+   * this instance's own). A population table changes both diseases' per-million figures.
+   */
+  private announce(run: SourceRun): void {
+    if (run.outcome === 'unchanged') return;
+    const diseases = run.dataset === 'population' ? ['covid', 'mpox'] : [run.dataset];
+    for (const disease of diseases) if (this.diseases.has(disease)) this.changes.written(disease);
   }
 }
