@@ -137,6 +137,12 @@ describe('a body over the limit sent whole (no Expect: 100-continue)', () => {
       404,
       MESSAGES.routeNotFound,
     ],
+    [
+      'a GET with a body, answered the second time from the response cache',
+      { method: 'GET', path: '/api/covid/public/latest' },
+      200,
+      undefined,
+    ],
   ])(
     'answers %s in whole to a client that writes 6 MB at once',
     async (_, request, status, error) => {
