@@ -1,6 +1,7 @@
 import { SqlReader } from '../../sql-runner';
 import { FIGURE_COLUMNS, Row } from '../record-rows';
 import { correctionTables, regionDaysTable } from '../derived-tables';
+import { commitIndexHint } from './commit-index-hint';
 
 /** Runs a query (with the API's deadline). */
 
@@ -87,7 +88,7 @@ export class CorrectionsRepository {
     this.daysTable = tables.correctedDays;
     this.commits = `${key}_revision_commits`;
     this.regionTable = regionDaysTable(key);
-    this.bySet = sql.mysql ? ` FORCE INDEX (uq_${key}_revision_commits_change_set)` : '';
+    this.bySet = commitIndexHint(key, sql.mysql);
   }
 
   /** Conditions of `filter` on the corrections `k`. */

@@ -1,8 +1,7 @@
 import { SqlReader } from '../../sql-runner';
 import { FIGURE_COLUMNS, Row } from '../record-rows';
 import { DailyValues } from '../disease.types';
-
-/** Runs a query (with the API's deadline). */
+import { commitIndexHint } from './commit-index-hint';
 
 /** A figure a version is of: the stored figures, in the records' column order. */
 export const VINTAGE_FIELDS = FIGURE_COLUMNS;
@@ -65,7 +64,7 @@ export class VintagesRepository {
     this.commits = `${key}_revision_commits`;
     this.byPlace = sql.mysql ? ` FORCE INDEX (idx_${key}_revisions_country_date)` : '';
     this.inOrder = sql.mysql ? 'STRAIGHT_JOIN ' : '';
-    this.bySet = sql.mysql ? ` FORCE INDEX (uq_${key}_revision_commits_change_set)` : '';
+    this.bySet = commitIndexHint(key, sql.mysql);
   }
 
   /**
